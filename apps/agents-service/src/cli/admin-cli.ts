@@ -1,0 +1,72 @@
+import { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { DomainError } from '@aas/problem-details';
+import { Command, CommanderError } from 'commander';
+import { migrateAgentsSchema } from '../agents-service.app';
+import { ApiKeysService } from '../api-keys/api-keys.service';
+import { UsersService } from '../users/users.service';
+import { AdminCliModule } from './admin-cli.module';
+
+type Action = (app: INestApplicationContext) => Promise<unknown>;
+
+/** The admin command line of operations.md; each command prints one JSON object on stdout. */
+export function buildAdminCli(run: (action: Action) => Promise<void>): Command {
+  const program = new Command('cli').description('Agent Automation Service administration').exitOverride();
+
+  const users = program.command('users').description('manage users');
+  users
+    .command('create')
+    .description('create a user and its first API key')
+    .requiredOption('--email <email>', 'email address of the user')
+    .action((opts: { email: string }) =>
+      run(async (app) => {
+        const user = await app.get(UsersService).createUser(opts.email);
+        const key = await app.get(ApiKeysService).create(user.id, 'default');
+        return { user_id: user.id, api_key: key.api_key };
+      }),
+    );
+
+  const apiKeys = program.command('api-keys').description('manage API keys');
+  apiKeys
+    .command('create')
+    .description('create an API key for a user')
+    .requiredOption('--user <user_id>', 'id of the user')
+    .requiredOption('--name <name>', 'name of the key (1-128 characters)')
+    .action((opts: { user: string; name: string }) =>
+      run(async (app) => {
+        if (opts.name.length < 1 || opts.name.length > 128) throw new Error('--name must be 1-128 characters');
+        const user = /^[0-9a-f-]{36}$/i.test(opts.user) ? await app.get(UsersService).findById(opts.user) : null;
+        if (!user) throw new Error(`user ${opts.user} not found`);
+        const key = await app.get(ApiKeysService).create(user.id, opts.name);
+        return { key_id: key.key_id, api_key: key.api_key };
+      }),
+    );
+  apiKeys
+    .command('revoke')
+    .description('revoke an API key; it stops working on the next request')
+    .argument('<key_id>', 'id of the key')
+    .action((keyId: string) => run((app) => app.get(ApiKeysService).revokeAnyUsersKey(keyId)));
+
+  return program;
+}
+
+async function runAction(action: Action): Promise<void> {
+  await migrateAgentsSchema();
+  const app = await NestFactory.createApplicationContext(AdminCliModule.forRoot(), { logger: ['error'] });
+  try {
+    process.stdout.write(`${JSON.stringify(await action(app))}\n`);
+  } finally {
+    await app.close();
+  }
+}
+
+if (require.main === module) {
+  buildAdminCli(runAction)
+    .parseAsync(process.argv)
+    .catch((error: unknown) => {
+      if (error instanceof CommanderError) process.exit(error.exitCode);
+      const message = error instanceof DomainError || error instanceof Error ? error.message : String(error);
+      process.stderr.write(`error: ${message}\n`);
+      process.exit(1);
+    });
+}

@@ -1,0 +1,17 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+@Entity({ name: 'users' })
+export class UserEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id!: string;
+
+  @Column({ type: 'text', unique: true })
+  email!: string;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  /** Set when the user creates a first agent; until then the user needs onboarding. */
+  @Column({ name: 'onboarded_at', type: 'timestamptz', nullable: true })
+  onboardedAt!: Date | null;
+}

@@ -1,0 +1,53 @@
+import { INestApplication } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { REQUEST_ID_HEADER, validateEnv } from '@aas/platform';
+import { PROBLEM_CONTENT_TYPE, ProblemDetailsFilter, createValidationPipe, toProblem } from '@aas/problem-details';
+import type { IncomingMessage } from 'node:http';
+import { Logger } from 'nestjs-pino';
+import { ApiGatewayModule } from './api-gateway.module';
+import { GatewayEnv } from './config/gateway.env';
+import { requestIdFor } from './http/request-id';
+import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi-document';
+
+export async function startApiGateway(overrides: Record<string, string> = {}): Promise<INestApplication> {
+  const app = await createApiGateway(overrides);
+  const config = app.get<ConfigService<GatewayEnv, true>>(ConfigService);
+  await app.listen(config.get('PORT', { infer: true }), '0.0.0.0');
+  return app;
+}
+
+export async function createApiGateway(overrides: Record<string, string> = {}): Promise<NestFastifyApplication> {
+  const module = ApiGatewayModule.forRoot(overrides);
+  // Fastify takes its body limit before Nest (and @nestjs/config) exist, so the settings are validated here too.
+  const env = validateEnv(GatewayEnv, { ...process.env, ...overrides });
+  const adapter = new FastifyAdapter({
+    bodyLimit: env.BODY_LIMIT_BYTES,
+    genReqId: (request: IncomingMessage) => requestIdFor(request),
+    requestIdHeader: false,
+    logger: false,
+    return503OnClosing: true,
+  });
+  const fastify = adapter.getInstance();
+  fastify.addHook('onRequest', async (request, reply) => {
+    (request.raw as IncomingMessage & { id?: string }).id = request.id;
+    void reply.header(REQUEST_ID_HEADER, request.id);
+  });
+  // Errors Fastify raises before Nest routes the request (bad JSON, oversize body, bad content type).
+  fastify.setErrorHandler((error, request, reply) => {
+    const problem = toProblem(error);
+    void reply
+      .status(problem.status)
+      .header('content-type', PROBLEM_CONTENT_TYPE)
+      .send({ ...problem, request_id: request.id });
+  });
+
+  const app = await NestFactory.create<NestFastifyApplication>(module, adapter, { bufferLogs: true });
+  app.useLogger(app.get(Logger));
+  app.useGlobalFilters(new ProblemDetailsFilter());
+  app.useGlobalPipes(createValidationPipe());
+  app.enableShutdownHooks();
+  serveOpenApi(app, buildOpenApiDocument(app));
+  return app;
+}

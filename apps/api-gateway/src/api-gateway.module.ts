@@ -1,0 +1,26 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { RedisModule, loggingModule, settingsModule } from '@aas/platform';
+import { ApiKeysController } from './api-keys/api-keys.controller';
+import { AuthModule } from './auth/auth.module';
+import { GatewayEnv } from './config/gateway.env';
+import { GatewayHealthModule } from './health/gateway-health.module';
+import { MeController } from './identity/me.controller';
+import { ServiceClientModule } from './service-client/service-client.module';
+
+@Module({})
+export class ApiGatewayModule {
+  static forRoot(overrides: Record<string, string> = {}): DynamicModule {
+    return {
+      module: ApiGatewayModule,
+      imports: [
+        settingsModule(GatewayEnv, overrides),
+        loggingModule('api-gateway'),
+        RedisModule,
+        ServiceClientModule,
+        AuthModule,
+        GatewayHealthModule,
+      ],
+      controllers: [MeController, ApiKeysController],
+    };
+  }
+}

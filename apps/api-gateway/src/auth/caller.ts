@@ -1,0 +1,22 @@
+import { ExecutionContext, createParamDecorator } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+
+/** Who is calling: resolved from the x-api-key by ApiKeyGuard. */
+export interface AuthenticatedCaller {
+  user_id: string;
+  key_id: string;
+}
+
+export type AuthenticatedRequest = FastifyRequest & { caller?: AuthenticatedCaller };
+
+/** The calling user's id, for handlers behind ApiKeyGuard. */
+export const CallerId = createParamDecorator((_: unknown, ctx: ExecutionContext): string => {
+  const caller = ctx.switchToHttp().getRequest<AuthenticatedRequest>().caller;
+  if (!caller) throw new Error('CallerId used on a route that ApiKeyGuard did not authenticate');
+  return caller.user_id;
+});
+
+/** The request id (x-request-id), passed on to services for their logs. */
+export const RequestId = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): string => ctx.switchToHttp().getRequest<FastifyRequest>().id,
+);

@@ -1,0 +1,40 @@
+import { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule, getSchemaPath } from '@nestjs/swagger';
+import { ProblemDetailDto } from '@aas/contracts';
+
+export const API_KEY_SCHEME = 'x-api-key';
+
+/** Generated from the controllers' decorators and the DTO classes, so it cannot drift from the code. */
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setOpenAPIVersion('3.1.0')
+    .setTitle('Agent Automation Service API')
+    .setDescription('Manage automation agents, their runs, schedules, instructions, webhooks, workspaces and API keys.')
+    .setVersion('1.0.0')
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, API_KEY_SCHEME)
+    .addSecurityRequirements(API_KEY_SCHEME)
+    .build();
+  const document = SwaggerModule.createDocument(app, config, { extraModels: [ProblemDetailDto] });
+  return withDefaultProblemResponses(document);
+}
+
+/** Every operation may also fail with a status it does not list (429, 5xx): the `default` response says so. */
+function withDefaultProblemResponses(document: OpenAPIObject): OpenAPIObject {
+  const problem = { 'application/problem+json': { schema: { $ref: getSchemaPath(ProblemDetailDto) } } };
+  for (const path of Object.values(document.paths)) {
+    for (const operation of Object.values(path)) {
+      if (typeof operation === 'object' && operation && 'responses' in operation) {
+        operation.responses.default ??= { description: 'Any other error, as Problem Details', content: problem };
+      }
+    }
+  }
+  return document;
+}
+
+export function serveOpenApi(app: INestApplication, document: OpenAPIObject): void {
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'openapi.json',
+    yamlDocumentUrl: 'openapi.yaml',
+    customSiteTitle: 'Agent Automation Service API',
+  });
+}

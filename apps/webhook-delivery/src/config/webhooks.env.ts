@@ -1,0 +1,5 @@
+import { ServiceEnv } from '@aas/platform';
+
+export class WebhooksEnv extends ServiceEnv {
+  override HEALTH_PORT: number = 3004;
+}

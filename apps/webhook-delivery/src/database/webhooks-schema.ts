@@ -1,0 +1,7 @@
+import { SchemaDefinition } from '@aas/platform';
+
+export const WEBHOOKS_SCHEMA: SchemaDefinition = {
+  schema: 'webhooks',
+  entities: [],
+  migrations: [],
+};

@@ -1,0 +1,40 @@
+// Nest 12 packages are ESM-only; @swc/jest transforms them to CJS (see ../shared/design/stack-notes.md).
+const esmOnly = ['@nestjs', 'load-esm', 'uid', 'file-type', '@standard-schema', 'cookie'];
+
+const swcTransform = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2023',
+    },
+    module: { type: 'commonjs' },
+  },
+];
+
+const shared = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.(t|j|mj)s$': swcTransform },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
+  moduleNameMapper: {
+    '^@aas/contracts$': '<rootDir>/libs/contracts/src',
+    '^@aas/contracts/(.*)$': '<rootDir>/libs/contracts/src/$1',
+    '^@aas/problem-details$': '<rootDir>/libs/problem-details/src',
+    '^@aas/transport$': '<rootDir>/libs/transport/src',
+    '^@aas/platform$': '<rootDir>/libs/platform/src',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+};
+
+module.exports = {
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
+    {
+      ...shared,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/{apps,libs}/**/*.int-spec.ts'],
+      testTimeout: 60000,
+    },
+  ],
+};

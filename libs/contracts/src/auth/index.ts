@@ -1,0 +1,2 @@
+export * from './api-key-token';
+export * from './auth-redis-keys';

@@ -1,0 +1,3 @@
+export * from './problem-detail.dto';
+export * from './identity.dto';
+export * from './api-keys.dto';

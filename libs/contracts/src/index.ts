@@ -1,0 +1,4 @@
+export * from './patterns';
+export * from './auth';
+export * from './messages';
+export * from './dto';

@@ -1,0 +1,2 @@
+export * from './user-scoped.message';
+export * from './api-keys.messages';

@@ -1,0 +1,32 @@
+/**
+ * Every request/response message pattern, named `<service>.<resource>.<action>`:
+ * the first segment selects the service's request stream (libs/transport).
+ */
+export const AgentsPatterns = {
+  Health: 'agents.health.check',
+  Me: 'agents.identity.me',
+  ListApiKeys: 'agents.api-keys.list',
+  CreateApiKey: 'agents.api-keys.create',
+  RevokeApiKey: 'agents.api-keys.revoke',
+  VerifyApiKey: 'agents.api-keys.verify',
+} as const;
+
+export const RunsPatterns = {
+  Health: 'runs.health.check',
+} as const;
+
+export const SchedulerPatterns = {
+  Health: 'scheduler.health.check',
+} as const;
+
+export const WebhooksPatterns = {
+  Health: 'webhooks.health.check',
+} as const;
+
+/** The services behind the gateway, by the health pattern readiness asks. */
+export const BACKEND_HEALTH_PATTERNS: Record<string, string> = {
+  'agents-service': AgentsPatterns.Health,
+  'runs-service': RunsPatterns.Health,
+  'scheduler-service': SchedulerPatterns.Health,
+  'webhook-delivery': WebhooksPatterns.Health,
+};

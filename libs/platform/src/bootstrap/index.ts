@@ -1,0 +1,2 @@
+export * from './service-app';
+export * from './service-main';

@@ -1,0 +1,24 @@
+import { INestApplication } from '@nestjs/common';
+
+export interface ServiceEntryPoints {
+  start(): Promise<INestApplication>;
+  migrate(): Promise<string[]>;
+}
+
+/**
+ * The command line of every back-end app: `main.js` runs it, `main.js migrate`
+ * applies its schema's migrations and exits. A bad setting stops it with the list.
+ */
+export function runServiceMain(name: string, entry: ServiceEntryPoints): void {
+  const command = process.argv[2] ?? 'start';
+  const work =
+    command === 'migrate'
+      ? entry.migrate().then((applied) => {
+          process.stdout.write(`${name}: ${applied.length} migration(s) applied${applied.length ? `: ${applied.join(', ')}` : ''}\n`);
+        })
+      : entry.start().then(() => undefined);
+  work.catch((error: Error) => {
+    process.stderr.write(`${name}: ${error.message}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,43 @@
+import { IsIn, IsInt, Matches, Max, Min } from 'class-validator';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Settings every app reads. Defaults are operations.md's. */
+export class CommonEnv {
+  @Matches(/^rediss?:\/\/\S+$/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
+  REDIS_URL: string = 'redis://127.0.0.1:6379';
+
+  @Matches(/^[A-Za-z0-9_.-]{1,64}$/, { message: 'REDIS_PREFIX must be 1-64 characters of letters, digits, _ . -' })
+  REDIS_PREFIX: string = 'aas';
+
+  @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
+  LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
+
+  /** How long a caller waits for a service's reply over the transport. */
+  @IsInt({ message: 'RPC_TIMEOUT_MS must be an integer' })
+  @Min(100)
+  @Max(600_000)
+  RPC_TIMEOUT_MS: number = 10_000;
+}
+
+/** Settings of an app that owns a schema and serves health on its own port. */
+export class ServiceEnv extends CommonEnv {
+  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL: string = 'postgres://postgres@127.0.0.1:5432/agent_automation';
+
+  @IsInt({ message: 'DATABASE_POOL_SIZE must be an integer' })
+  @Min(1)
+  @Max(200)
+  DATABASE_POOL_SIZE: number = 10;
+
+  @IsInt({ message: 'HEALTH_PORT must be an integer' })
+  @Min(0)
+  @Max(65535)
+  HEALTH_PORT!: number;
+
+  /** Requests this process handles at once from the transport. */
+  @IsInt()
+  @Min(1)
+  @Max(1024)
+  RPC_CONCURRENCY: number = 64;
+}

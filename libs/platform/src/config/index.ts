@@ -1,0 +1,4 @@
+export * from './validate-env';
+export * from './env-decorators';
+export * from './common.env';
+export * from './settings.module';

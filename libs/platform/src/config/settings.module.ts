@@ -1,0 +1,20 @@
+import { DynamicModule } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
+import { ClassConstructor } from 'class-transformer';
+import { validateEnv } from './validate-env';
+
+/**
+ * @nestjs/config validated by the app's env class. `overrides` win over the
+ * process environment, so tests can run several apps in one process.
+ */
+export function settingsModule<T extends object>(
+  schema: ClassConstructor<T>,
+  overrides: Record<string, string> = {},
+): Promise<DynamicModule> {
+  return ConfigModule.forRoot({
+    isGlobal: true,
+    ignoreEnvFile: true,
+    cache: true,
+    validate: (env) => validateEnv(schema, { ...env, ...overrides }),
+  });
+}

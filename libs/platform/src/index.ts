@@ -1,0 +1,6 @@
+export * from './config';
+export * from './database';
+export * from './redis';
+export * from './logging';
+export * from './health';
+export * from './bootstrap';

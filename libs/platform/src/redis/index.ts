@@ -1,0 +1,2 @@
+export * from './redis-keyspace';
+export * from './redis.module';

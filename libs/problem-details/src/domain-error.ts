@@ -1,0 +1,58 @@
+import { FieldError } from './problem-detail';
+import { ProblemCode } from './problem-code';
+
+/** Base of every error a service raises on purpose; mapped to Problem Details at each boundary. */
+export class DomainError extends Error {
+  constructor(
+    readonly code: ProblemCode,
+    detail: string,
+    readonly errors?: FieldError[],
+  ) {
+    super(detail);
+    this.name = new.target.name;
+  }
+}
+
+export class ValidationFailedError extends DomainError {
+  constructor(detail: string, errors?: FieldError[]) {
+    super(ProblemCode.ValidationFailed, detail, errors);
+  }
+}
+
+export class ResourceNotFoundError extends DomainError {
+  constructor(resource: string, id?: string) {
+    super(ProblemCode.NotFound, id === undefined ? `${resource} not found` : `${resource} ${id} not found`);
+  }
+}
+
+export class ConflictError extends DomainError {
+  constructor(detail: string) {
+    super(ProblemCode.Conflict, detail);
+  }
+}
+
+export class UnauthorizedError extends DomainError {
+  constructor(detail: string) {
+    super(ProblemCode.Unauthorized, detail);
+  }
+}
+
+export class ServiceUnavailableError extends DomainError {
+  constructor(detail: string) {
+    super(ProblemCode.ServiceUnavailable, detail);
+  }
+}
+
+export class GatewayTimeoutError extends DomainError {
+  constructor(detail: string) {
+    super(ProblemCode.GatewayTimeout, detail);
+  }
+}
+
+/** A problem another service answered with; the gateway passes it on unchanged. */
+export class RemoteProblemError extends Error {
+  constructor(readonly problem: import('./problem-detail').ProblemDetail) {
+    super(problem.detail);
+    this.name = RemoteProblemError.name;
+  }
+}

@@ -1,0 +1,6 @@
+export * from './problem-detail';
+export * from './problem-code';
+export * from './domain-error';
+export * from './to-problem';
+export * from './problem-details.filter';
+export * from './validation';

@@ -1,0 +1,33 @@
+import { STATUS_CODES } from 'node:http';
+
+/** RFC 9457 body. Extension members (`errors`, `request_id`) are optional. */
+export interface ProblemDetail {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  errors?: FieldError[];
+  request_id?: string;
+}
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+export function reasonPhrase(status: number): string {
+  return STATUS_CODES[status] ?? 'Error';
+}
+
+export function isProblemDetail(value: unknown): value is ProblemDetail {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return (
+    typeof v.type === 'string' &&
+    typeof v.status === 'number' &&
+    typeof v.title === 'string' &&
+    typeof v.detail === 'string'
+  );
+}

@@ -1,0 +1,187 @@
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { CustomTransportStrategy, Server, WritePacket } from '@nestjs/microservices';
+import { problemFromCode, ProblemCode } from '@aas/problem-details';
+import Redis from 'ioredis';
+import { RpcMetadata, RpcRequestEntry, decodeRequest } from './rpc-message';
+import { requestStreamKey } from './stream-keys';
+import { StreamsRpcContext } from './streams-rpc.context';
+
+export interface RedisStreamsServerOptions {
+  url: string;
+  prefix: string;
+  /** Consumer group and stream name: every replica of a service shares one group, so each request reaches one replica. */
+  service: string;
+  /** Requests handled at once by this process. */
+  concurrency?: number;
+  blockMs?: number;
+  /** Entries left pending this long by a dead consumer are reclaimed (and dropped once their caller gave up). */
+  claimIdleMs?: number;
+  /** Wraps each handler call, e.g. to bind the request id to the logger. */
+  runInContext?: (metadata: RpcMetadata, run: () => Promise<void>) => Promise<void>;
+}
+
+type Entry = [id: string, fields: string[]];
+
+/**
+ * Request/response over Redis Streams consumer groups. Nest's stock Redis
+ * transport is pub/sub, which hands every request to every replica; a
+ * consumer group hands each entry to exactly one consumer.
+ */
+export class RedisStreamsServer extends Server implements CustomTransportStrategy {
+  private readonly streamKey: string;
+  private readonly consumer = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  private readonly inFlight = new Set<Promise<void>>();
+  private reader?: Redis;
+  private writer?: Redis;
+  private closing = false;
+  private consumeLoop?: Promise<void>;
+  private claimTimer?: NodeJS.Timeout;
+
+  constructor(private readonly options: RedisStreamsServerOptions) {
+    super();
+    this.streamKey = requestStreamKey(options.prefix, options.service);
+  }
+
+  async listen(callback: (error?: unknown) => void): Promise<void> {
+    try {
+      this.reader = new Redis(this.options.url, { maxRetriesPerRequest: null, connectionName: `${this.consumer}-rpc-read` });
+      this.writer = new Redis(this.options.url, { maxRetriesPerRequest: null, connectionName: `${this.consumer}-rpc-write` });
+      this.reader.on('error', (err) => this.logger.warn?.(`rpc reader: ${err.message}`));
+      this.writer.on('error', (err) => this.logger.warn?.(`rpc writer: ${err.message}`));
+      await this.ensureGroup();
+      this.consumeLoop = this.consume();
+      const claimEvery = this.options.claimIdleMs ?? 60_000;
+      this.claimTimer = setInterval(() => void this.reclaimAbandoned(), claimEvery);
+      this.claimTimer.unref();
+      callback();
+    } catch (error) {
+      callback(error);
+    }
+  }
+
+  /** Stops reading, lets requests already taken finish and reply, then disconnects. */
+  async close(): Promise<void> {
+    this.closing = true;
+    clearInterval(this.claimTimer);
+    this.reader?.disconnect();
+    await this.consumeLoop?.catch(() => undefined);
+    await Promise.allSettled([...this.inFlight]);
+    await this.writer?.quit().catch(() => undefined);
+  }
+
+  on(): void {
+    throw new Error('RedisStreamsServer exposes no event listeners');
+  }
+
+  unwrap<T>(): T {
+    return { reader: this.reader, writer: this.writer } as T;
+  }
+
+  private async ensureGroup(): Promise<void> {
+    try {
+      // From id 0, so requests written while no replica was up are still served (if not past their deadline).
+      await this.writer!.xgroup('CREATE', this.streamKey, this.options.service, '0', 'MKSTREAM');
+    } catch (error) {
+      if (!String((error as Error).message).includes('BUSYGROUP')) throw error;
+    }
+  }
+
+  private async consume(): Promise<void> {
+    const concurrency = this.options.concurrency ?? 64;
+    while (!this.closing) {
+      if (this.inFlight.size >= concurrency) {
+        await Promise.race(this.inFlight);
+        continue;
+      }
+      const entries = await this.readBatch(concurrency - this.inFlight.size);
+      for (const [entryId, fields] of entries) this.track(this.handleEntry(entryId, fields));
+    }
+  }
+
+  private async readBatch(count: number): Promise<Entry[]> {
+    try {
+      const result = (await this.reader!.xreadgroup(
+        'GROUP', this.options.service, this.consumer,
+        'COUNT', count, 'BLOCK', this.options.blockMs ?? 2000,
+        'STREAMS', this.streamKey, '>',
+      )) as [string, Entry[]][] | null;
+      return result?.[0]?.[1] ?? [];
+    } catch (error) {
+      if (this.closing) return [];
+      const message = (error as Error).message;
+      this.logger.warn?.(`rpc read failed: ${message}`);
+      if (message.includes('NOGROUP')) await this.ensureGroup().catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      return [];
+    }
+  }
+
+  private track(work: Promise<void>): void {
+    this.inFlight.add(work);
+    void work.finally(() => this.inFlight.delete(work));
+  }
+
+  private async handleEntry(entryId: string, fields: string[]): Promise<void> {
+    const request = decodeRequest(fields);
+    try {
+      if (request && Date.now() <= request.deadline) await this.dispatch(request);
+    } catch (error) {
+      this.logger.error?.(`rpc ${request?.pattern} failed to reply: ${(error as Error).message}`);
+    } finally {
+      await this.writer!.multi().xack(this.streamKey, this.options.service, entryId).xdel(this.streamKey, entryId).exec();
+    }
+  }
+
+  private async dispatch(request: RpcRequestEntry): Promise<void> {
+    const handler = this.getHandlerByPattern(request.pattern);
+    if (!handler) {
+      const problem = problemFromCode(ProblemCode.ServiceUnavailable, `No handler for ${request.pattern}`);
+      return this.reply(request, { err: problem, response: undefined, isDisposed: true });
+    }
+    const context = new StreamsRpcContext([request.pattern, request.metadata]);
+    const run = () =>
+      new Promise<void>((resolve, reject) => {
+        let last: unknown;
+        const started: unknown = this.handleRequest(
+          context,
+          async () => this.transformToObservable(await handler(request.data, context)),
+          async (packet: WritePacket) => {
+            if (!packet.isDisposed && !packet.err) {
+              last = packet.response;
+              return;
+            }
+            const response = packet.response !== undefined ? packet.response : last;
+            await this.reply(request, { ...packet, response }).then(resolve, reject);
+          },
+        );
+        // handleRequest returns the hook's promise, which rejects if the handler could not even be produced.
+        void Promise.resolve(started).catch(reject);
+      });
+    const runInContext = this.options.runInContext ?? ((_meta, fn) => fn());
+    await runInContext(request.metadata, run);
+  }
+
+  private async reply(request: RpcRequestEntry, packet: WritePacket): Promise<void> {
+    const body = JSON.stringify({ id: request.id, err: packet.err ?? null, response: packet.response ?? null });
+    // A reply stream belongs to one client instance; it expires once that client is gone.
+    await this.writer!.multi()
+      .xadd(request.replyTo, 'MAXLEN', '~', 10_000, '*', 'reply', body)
+      .pexpire(request.replyTo, 300_000)
+      .exec();
+  }
+
+  /** Takes over entries a dead consumer left pending; ones whose caller gave up are dropped, never run. */
+  private async reclaimAbandoned(): Promise<void> {
+    if (this.closing || !this.writer) return;
+    try {
+      const idle = this.options.claimIdleMs ?? 60_000;
+      const [, entries] = (await this.writer.xautoclaim(
+        this.streamKey, this.options.service, this.consumer, idle, '0-0', 'COUNT', 100,
+      )) as [string, Entry[]];
+      for (const [entryId, fields] of entries) this.track(this.handleEntry(entryId, fields));
+    } catch (error) {
+      this.logger.warn?.(`rpc reclaim failed: ${(error as Error).message}`);
+    }
+  }
+}
