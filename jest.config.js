@@ -1,5 +1,5 @@
 // Nest 12 packages are ESM-only; @swc/jest transforms them to CJS (see ../shared/design/stack-notes.md).
-const esmOnly = ['@nestjs', 'load-esm', 'uid', 'file-type', '@standard-schema', 'cookie'];
+const esmOnly = ['@nestjs', 'load-esm', 'uid', 'file-type', '@standard-schema', 'cookie', 'content-disposition'];
 
 const swcTransform = [
   '@swc/jest',
@@ -15,6 +15,7 @@ const swcTransform = [
 
 const shared = {
   testEnvironment: 'node',
+  setupFiles: ['reflect-metadata'],
   transform: { '^.+\\.(t|j|mj)s$': swcTransform },
   transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
   moduleNameMapper: {

@@ -3,7 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { REQUEST_ID_HEADER, validateEnv } from '@aas/platform';
-import { PROBLEM_CONTENT_TYPE, ProblemDetailsFilter, createValidationPipe, toProblem } from '@aas/problem-details';
+import { ProblemDetailsFilter, createValidationPipe } from '@aas/problem-details';
 import type { IncomingMessage } from 'node:http';
 import { Logger } from 'nestjs-pino';
 import { ApiGatewayModule } from './api-gateway.module';
@@ -34,17 +34,9 @@ export async function createApiGateway(overrides: Record<string, string> = {}): 
     (request.raw as IncomingMessage & { id?: string }).id = request.id;
     void reply.header(REQUEST_ID_HEADER, request.id);
   });
-  // Errors Fastify raises before Nest routes the request (bad JSON, oversize body, bad content type).
-  fastify.setErrorHandler((error, request, reply) => {
-    const problem = toProblem(error);
-    void reply
-      .status(problem.status)
-      .header('content-type', PROBLEM_CONTENT_TYPE)
-      .send({ ...problem, request_id: request.id });
-  });
-
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, { bufferLogs: true });
   app.useLogger(app.get(Logger));
+  // Also sees what Fastify rejects before routing (bad JSON, oversize body): Nest installs its error handler on Fastify.
   app.useGlobalFilters(new ProblemDetailsFilter());
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();

@@ -28,7 +28,7 @@ export function encodeRequest(entry: RpcRequestEntry): string[] {
 export function decodeRequest(fields: string[]): RpcRequestEntry | undefined {
   const map = fieldMap(fields);
   const deadline = Number(map.deadline);
-  if (!map.id || !map.pattern || !map.reply || !Number.isFinite(deadline)) return undefined;
+  if (!map.id || !map.pattern || !map.reply || !map.deadline?.trim() || !Number.isFinite(deadline)) return undefined;
   try {
     return {
       id: map.id,

@@ -33,7 +33,8 @@ export class ServiceEnv extends CommonEnv {
   @IsInt({ message: 'HEALTH_PORT must be an integer' })
   @Min(0)
   @Max(65535)
-  HEALTH_PORT!: number;
+  /** Each app sets its own default (operations.md); 0 lets the OS pick a port. */
+  HEALTH_PORT: number = 0;
 
   /** Requests this process handles at once from the transport. */
   @IsInt()

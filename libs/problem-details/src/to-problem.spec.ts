@@ -1,0 +1,117 @@
+import { STATUS_CODES } from 'node:http';
+import { HttpException, InternalServerErrorException, NotFoundException } from '@nestjs/common';
+import {
+  ConflictError,
+  DomainError,
+  GatewayTimeoutError,
+  RemoteProblemError,
+  ResourceNotFoundError,
+  ServiceUnavailableError,
+  UnauthorizedError,
+  ValidationFailedError,
+} from './domain-error';
+import { ProblemCode, codeForStatus, statusOf } from './problem-code';
+import { ProblemDetail } from './problem-detail';
+import { toProblem } from './to-problem';
+
+const SECRET = 'password=hunter2 at db.internal:5432';
+
+function expectGeneric500(problem: ProblemDetail): void {
+  expect(problem.status).toBe(500);
+  expect(problem.type).toBe('urn:aas:problem:internal-error');
+  expect(problem.title).toBe(STATUS_CODES[500]);
+  expect(problem.detail).not.toContain('hunter2');
+  expect(problem.detail).not.toContain('db.internal');
+}
+
+describe('toProblem', () => {
+  it.each<[DomainError, number, string]>([
+    [new ValidationFailedError('name is required'), 400, 'validation-failed'],
+    [new UnauthorizedError('API key is not valid'), 401, 'unauthorized'],
+    [new ResourceNotFoundError('Agent', 'a1'), 404, 'not-found'],
+    [new ConflictError('Agent name is taken'), 409, 'conflict'],
+    [new ServiceUnavailableError('agents service is down'), 503, 'service-unavailable'],
+    [new GatewayTimeoutError('agents service did not reply'), 504, 'gateway-timeout'],
+  ])('maps %s to its status, reason phrase, type and message', (error, status, code) => {
+    expect(toProblem(error)).toEqual({
+      type: `urn:aas:problem:${code}`,
+      title: STATUS_CODES[status],
+      status,
+      detail: error.message,
+    });
+  });
+
+  it('keeps the field errors of a ValidationFailedError', () => {
+    const errors = [{ field: 'child.count', message: 'child.count must be an integer' }];
+    expect(toProblem(new ValidationFailedError('invalid', errors)).errors).toEqual(errors);
+  });
+
+  it('passes a remote problem through, dropping unknown members', () => {
+    const problem: ProblemDetail = {
+      type: 'urn:aas:problem:conflict',
+      title: 'Conflict',
+      status: 409,
+      detail: 'Agent name is taken',
+      errors: [{ field: 'name', message: 'taken' }],
+    };
+    const withExtras = { ...problem, stack: `Error: ${SECRET}`, internal: SECRET } as ProblemDetail;
+    const result = toProblem(new RemoteProblemError(withExtras));
+    expect(result).toEqual(problem);
+    expect(result).not.toHaveProperty('stack');
+    expect(result).not.toHaveProperty('internal');
+  });
+
+  it.each<[string, unknown]>([
+    ['a plain Error', new Error(SECRET)],
+    ['a thrown string', SECRET],
+    ['an object with a stack', { message: SECRET, stack: `Error: ${SECRET}\n    at x` }],
+    ['a plain error claiming statusCode 500', Object.assign(new Error(SECRET), { statusCode: 500 })],
+  ])('turns %s into a generic 500 that hides the message', (_label, thrown) => {
+    expectGeneric500(toProblem(thrown));
+  });
+
+  it('keeps the message of a Nest 4xx HttpException', () => {
+    const problem = toProblem(new NotFoundException('Route GET /nope not found'));
+    expect(problem).toMatchObject({ status: 404, title: STATUS_CODES[404], type: 'urn:aas:problem:not-found' });
+    expect(problem.detail).toBe('Route GET /nope not found');
+  });
+
+  it('does not leak the message of a Nest 5xx HttpException', () => {
+    expectGeneric500(toProblem(new InternalServerErrorException(SECRET)));
+    expectGeneric500(toProblem(new HttpException(SECRET, 500)));
+  });
+
+  it('trusts a 4xx statusCode on a plain error (Fastify body too large)', () => {
+    const error = Object.assign(new Error('Request body is too large'), { statusCode: 413 });
+    expect(toProblem(error)).toEqual({
+      type: 'urn:aas:problem:payload-too-large',
+      title: STATUS_CODES[413],
+      status: 413,
+      detail: 'Request body is too large',
+    });
+  });
+});
+
+describe('statusOf', () => {
+  const codes = Object.values(ProblemCode);
+
+  it.each(codes)('gives %s an error status', (code) => {
+    const status = statusOf(code);
+    expect(Number.isInteger(status)).toBe(true);
+    expect(status).toBeGreaterThanOrEqual(400);
+    expect(status).toBeLessThanOrEqual(599);
+  });
+
+  it.each(codes.filter((c) => c !== ProblemCode.ValidationFailed && c !== ProblemCode.MalformedRequest))(
+    'round-trips %s through codeForStatus',
+    (code) => {
+      expect(codeForStatus(statusOf(code))).toBe(code);
+    },
+  );
+
+  it('shares 400 only between validation-failed and malformed-request', () => {
+    expect(statusOf(ProblemCode.ValidationFailed)).toBe(400);
+    expect(statusOf(ProblemCode.MalformedRequest)).toBe(400);
+    expect(new Set(codes.map(statusOf)).size).toBe(codes.length - 1);
+  });
+});

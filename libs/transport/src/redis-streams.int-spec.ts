@@ -1,0 +1,101 @@
+import { Controller, INestMicroservice, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { ProblemDetailsFilter, ResourceNotFoundError } from '@aas/problem-details';
+import { firstValueFrom } from 'rxjs';
+import { isolatedInfra } from '../../../test/support/isolated-infra';
+import { RedisStreamsClient } from './redis-streams.client';
+import { RedisStreamsServer } from './redis-streams.server';
+
+const infra = isolatedInfra();
+const handled: { replica: number; n: number }[] = [];
+
+function handlersFor(replica: number) {
+  @Controller()
+  class CountingHandlers {
+    @MessagePattern('counter.items.handle')
+    async handle(@Payload() data: { n: number }) {
+      handled.push({ replica, n: data.n });
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return { n: data.n, replica };
+    }
+
+    @MessagePattern('counter.items.missing')
+    missing(): never {
+      throw new ResourceNotFoundError('Item', '42');
+    }
+  }
+  @Module({ controllers: [CountingHandlers] })
+  class CounterModule {}
+  return CounterModule;
+}
+
+async function startReplica(replica: number): Promise<INestMicroservice> {
+  const app = await NestFactory.createMicroservice(handlersFor(replica), {
+    strategy: new RedisStreamsServer({ url: infra.redisUrl, prefix: infra.redisPrefix, service: 'counter', blockMs: 200 }),
+    logger: false,
+  });
+  app.useGlobalFilters(new ProblemDetailsFilter());
+  await app.listen();
+  return app;
+}
+
+function client(timeoutMs: number): RedisStreamsClient {
+  return new RedisStreamsClient({ url: infra.redisUrl, prefix: infra.redisPrefix, timeoutMs });
+}
+
+describe(RedisStreamsServer.name, () => {
+  const open: { close(): unknown }[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((x) => x.close()));
+    handled.length = 0;
+  });
+  afterAll(() => infra.dispose());
+
+  it('never runs a request whose caller already gave up', async () => {
+    const sut = client(300);
+    open.push(sut);
+    const failed = firstValueFrom(sut.request('counter.items.handle', { n: 1 })).catch((e: unknown) => e);
+    expect(await failed).toMatchObject({ status: 504, type: 'urn:aas:problem:gateway-timeout' });
+
+    open.push(await startReplica(1));
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(handled).toEqual([]);
+  });
+
+  it('hands each request to exactly one of two replicas', async () => {
+    open.push(await startReplica(1), await startReplica(2));
+    const sut = client(10_000);
+    open.push(sut);
+    const replies = await Promise.all(
+      Array.from({ length: 200 }, (_, n) => firstValueFrom(sut.request<{ n: number; replica: number }>('counter.items.handle', { n }))),
+    );
+    expect(replies.map((r) => r.n)).toEqual(Array.from({ length: 200 }, (_, n) => n));
+    expect(handled).toHaveLength(200);
+    expect(new Set(handled.map((h) => h.n)).size).toBe(200);
+    const byReplica = new Set(handled.map((h) => h.replica));
+    expect(byReplica).toEqual(new Set([1, 2]));
+  });
+
+  it('carries a domain error to the caller as its Problem Details', async () => {
+    open.push(await startReplica(1));
+    const sut = client(5_000);
+    open.push(sut);
+    const error = await firstValueFrom(sut.request('counter.items.missing', {})).catch((e: unknown) => e);
+    expect(error).toEqual({
+      type: 'urn:aas:problem:not-found',
+      title: 'Not Found',
+      status: 404,
+      detail: 'Item 42 not found',
+    });
+  });
+
+  it('answers 504 when no replica is running', async () => {
+    const sut = client(400);
+    open.push(sut);
+    const started = Date.now();
+    const error = await firstValueFrom(sut.request('nobody.things.do', {})).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 504 });
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});

@@ -1,0 +1,21 @@
+// Where each app's compiled entry point lands (nest build --all, tsc builder, monorepo mode).
+const path = require('node:path');
+const { existsSync } = require('node:fs');
+const { execSync } = require('node:child_process');
+
+const root = path.resolve(__dirname, '..');
+const entry = (app) => path.join(root, 'dist', 'apps', app, 'apps', app, 'src', 'main.js');
+
+const APPS = ['api-gateway', 'agents-service', 'runs-service', 'scheduler-service', 'webhook-delivery'];
+/** Apps that own a schema, in the order their migrations are applied. */
+const SCHEMA_OWNERS = ['agents-service', 'runs-service', 'scheduler-service', 'webhook-delivery'];
+const CLI_ENTRY = path.join(root, 'dist', 'apps', 'agents-service', 'apps', 'agents-service', 'src', 'cli', 'admin-cli.js');
+
+/** Builds once when any entry point is missing (a fresh clone). */
+function ensureBuilt() {
+  if ([...APPS.map(entry), CLI_ENTRY].every((file) => existsSync(file))) return;
+  process.stderr.write('No build found; running npm run build first.\n');
+  execSync('npm run build', { cwd: root, stdio: 'inherit' });
+}
+
+module.exports = { APPS, SCHEMA_OWNERS, CLI_ENTRY, entry, ensureBuilt, root };

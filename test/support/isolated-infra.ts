@@ -1,0 +1,49 @@
+import { randomBytes } from 'node:crypto';
+import Redis from 'ioredis';
+import { Client } from 'pg';
+
+const PG_ADMIN_URL = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** A database and a Redis key prefix of this test file's own, removed afterwards. */
+export interface IsolatedInfra {
+  databaseUrl: string;
+  redisUrl: string;
+  redisPrefix: string;
+  dispose(): Promise<void>;
+}
+
+export function isolatedInfra(): IsolatedInfra {
+  const id = `${process.pid}_${randomBytes(4).toString('hex')}`;
+  const database = `aas_test_${id}`;
+  const admin = new URL(PG_ADMIN_URL);
+  const databaseUrl = new URL(PG_ADMIN_URL);
+  databaseUrl.pathname = `/${database}`;
+  const redisPrefix = `aas-test-${id}`;
+  return {
+    databaseUrl: databaseUrl.toString(),
+    redisUrl: TEST_REDIS_URL,
+    redisPrefix,
+    async dispose() {
+      const pg = new Client({ connectionString: admin.toString() });
+      await pg.connect();
+      await pg.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+      await pg.end();
+      await deleteKeysWithPrefix(TEST_REDIS_URL, redisPrefix);
+    },
+  };
+}
+
+async function deleteKeysWithPrefix(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}

@@ -1,0 +1,79 @@
+import { INestApplication } from '@nestjs/common';
+import type { AddressInfo } from 'node:net';
+import { migrateAgentsSchema, startAgentsService } from '../../apps/agents-service/src/agents-service.app';
+import { startApiGateway } from '../../apps/api-gateway/src/api-gateway.app';
+import { migrateRunsSchema, startRunsService } from '../../apps/runs-service/src/runs-service.app';
+import { migrateSchedulerSchema, startSchedulerService } from '../../apps/scheduler-service/src/scheduler-service.app';
+import { migrateWebhooksSchema, startWebhooksService } from '../../apps/webhook-delivery/src/webhook-delivery.app';
+import { IsolatedInfra, isolatedInfra } from './isolated-infra';
+
+export interface SystemOptions {
+  agentsReplicas?: number;
+  gateways?: number;
+  bootstrapApiKey?: string;
+  gatewayEnv?: Record<string, string>;
+}
+
+type Env = Record<string, string>;
+
+/**
+ * The real apps, each a Nest application with its own Redis and PostgreSQL
+ * connections and transport consumer, against this test file's own database
+ * and Redis prefix. Ports are picked by the OS.
+ */
+export class TestSystem {
+  readonly gateways: INestApplication[] = [];
+  readonly agents: INestApplication[] = [];
+  readonly others: Record<'runs' | 'scheduler' | 'webhooks', INestApplication | undefined> = {
+    runs: undefined,
+    scheduler: undefined,
+    webhooks: undefined,
+  };
+
+  private constructor(readonly infra: IsolatedInfra) {}
+
+  static async start(options: SystemOptions = {}): Promise<TestSystem> {
+    const system = new TestSystem(isolatedInfra());
+    const env = system.baseEnv();
+    await migrateAgentsSchema(env);
+    await migrateRunsSchema(env);
+    await migrateSchedulerSchema(env);
+    await migrateWebhooksSchema(env);
+    const agentsEnv = options.bootstrapApiKey ? { ...env, BOOTSTRAP_API_KEY: options.bootstrapApiKey } : env;
+    for (let i = 0; i < (options.agentsReplicas ?? 1); i++) system.agents.push(await startAgentsService(agentsEnv));
+    system.others.runs = await startRunsService(env);
+    system.others.scheduler = await startSchedulerService(env);
+    system.others.webhooks = await startWebhooksService(env);
+    for (let i = 0; i < (options.gateways ?? 1); i++) {
+      system.gateways.push(await startApiGateway({ ...env, PORT: '0', ...options.gatewayEnv }));
+    }
+    return system;
+  }
+
+  baseEnv(): Env {
+    return {
+      DATABASE_URL: this.infra.databaseUrl,
+      REDIS_URL: this.infra.redisUrl,
+      REDIS_PREFIX: this.infra.redisPrefix,
+      HEALTH_PORT: '0',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
+    };
+  }
+
+  url(gateway = 0): string {
+    return urlOf(this.gateways[gateway]);
+  }
+
+  async stop(): Promise<void> {
+    const apps = [...this.gateways, ...this.agents, ...Object.values(this.others)].filter(
+      (app): app is INestApplication => app !== undefined,
+    );
+    await Promise.allSettled(apps.map((app) => app.close()));
+    await this.infra.dispose();
+  }
+}
+
+export function urlOf(app: INestApplication): string {
+  const address = app.getHttpServer().address() as AddressInfo;
+  return `http://127.0.0.1:${address.port}`;
+}
