@@ -6,7 +6,7 @@ const { migrateAll } = require('./migrate');
 migrateAll();
 
 const { result } = concurrently(
-  APPS.map((app) => ({ name: app, command: `"${process.execPath}" "${entry(app)}"` })),
+  APPS.map((app) => ({ name: app, command: `node "${entry(app)}"` })),
   { prefix: 'name', killOthersOn: ['failure'], killSignal: 'SIGTERM', handleInput: false },
 );
 
