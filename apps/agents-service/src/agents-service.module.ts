@@ -1,10 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { AgentsPatterns } from '@aas/contracts';
-import { RedisModule, ServiceHealthModule, loggingModule, serviceDatabaseModule, settingsModule } from '@aas/platform';
+import { serviceFoundation } from '@aas/platform';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { BootstrapApiKey } from './api-keys/bootstrap-api-key';
-import { AgentsEnv } from './config/agents.env';
-import { AGENTS_SCHEMA } from './database/agents-schema';
+import { AGENTS_SERVICE } from './agents-service.definition';
 import { UsersModule } from './users/users.module';
 
 @Module({})
@@ -12,15 +10,7 @@ export class AgentsServiceModule {
   static forRoot(overrides: Record<string, string> = {}): DynamicModule {
     return {
       module: AgentsServiceModule,
-      imports: [
-        settingsModule(AgentsEnv, overrides),
-        loggingModule('agents-service'),
-        serviceDatabaseModule(AGENTS_SCHEMA),
-        RedisModule,
-        ServiceHealthModule.forService(AgentsPatterns.Health),
-        UsersModule,
-        ApiKeysModule,
-      ],
+      imports: [...serviceFoundation(AGENTS_SERVICE, overrides), UsersModule, ApiKeysModule],
       providers: [BootstrapApiKey],
     };
   }

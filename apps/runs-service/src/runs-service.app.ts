@@ -1,14 +1,7 @@
-import { INestApplication } from '@nestjs/common';
-import { dataSourceOptionsFromEnv, migrateSchema, startServiceApp, validateEnv } from '@aas/platform';
+import { serviceEntryPoints } from '@aas/platform';
+import { RUNS_SERVICE } from './runs-service.definition';
 import { RunsServiceModule } from './runs-service.module';
-import { RunsEnv } from './config/runs.env';
-import { RUNS_SCHEMA } from './database/runs-schema';
 
-export function startRunsService(overrides: Record<string, string> = {}): Promise<INestApplication> {
-  return startServiceApp(RunsServiceModule.forRoot(overrides), 'runs');
-}
-
-export function migrateRunsSchema(overrides: Record<string, string> = {}): Promise<string[]> {
-  const env = validateEnv(RunsEnv, { ...process.env, ...overrides });
-  return migrateSchema(dataSourceOptionsFromEnv(RUNS_SCHEMA, env));
-}
+export const { start: startRunsService, migrate: migrateRunsSchema } = serviceEntryPoints(RUNS_SERVICE, (overrides) =>
+  RunsServiceModule.forRoot(overrides),
+);

@@ -1,21 +1,10 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { RunsPatterns } from '@aas/contracts';
-import { RedisModule, ServiceHealthModule, loggingModule, serviceDatabaseModule, settingsModule } from '@aas/platform';
-import { RunsEnv } from './config/runs.env';
-import { RUNS_SCHEMA } from './database/runs-schema';
+import { serviceFoundation } from '@aas/platform';
+import { RUNS_SERVICE } from './runs-service.definition';
 
 @Module({})
 export class RunsServiceModule {
   static forRoot(overrides: Record<string, string> = {}): DynamicModule {
-    return {
-      module: RunsServiceModule,
-      imports: [
-        settingsModule(RunsEnv, overrides),
-        loggingModule('runs-service'),
-        serviceDatabaseModule(RUNS_SCHEMA),
-        RedisModule,
-        ServiceHealthModule.forService(RunsPatterns.Health),
-      ],
-    };
+    return { module: RunsServiceModule, imports: serviceFoundation(RUNS_SERVICE, overrides) };
   }
 }

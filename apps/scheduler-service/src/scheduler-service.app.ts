@@ -1,14 +1,7 @@
-import { INestApplication } from '@nestjs/common';
-import { dataSourceOptionsFromEnv, migrateSchema, startServiceApp, validateEnv } from '@aas/platform';
+import { serviceEntryPoints } from '@aas/platform';
+import { SCHEDULER_SERVICE } from './scheduler-service.definition';
 import { SchedulerServiceModule } from './scheduler-service.module';
-import { SchedulerEnv } from './config/scheduler.env';
-import { SCHEDULER_SCHEMA } from './database/scheduler-schema';
 
-export function startSchedulerService(overrides: Record<string, string> = {}): Promise<INestApplication> {
-  return startServiceApp(SchedulerServiceModule.forRoot(overrides), 'scheduler');
-}
-
-export function migrateSchedulerSchema(overrides: Record<string, string> = {}): Promise<string[]> {
-  const env = validateEnv(SchedulerEnv, { ...process.env, ...overrides });
-  return migrateSchema(dataSourceOptionsFromEnv(SCHEDULER_SCHEMA, env));
-}
+export const { start: startSchedulerService, migrate: migrateSchedulerSchema } = serviceEntryPoints(SCHEDULER_SERVICE, (overrides) =>
+  SchedulerServiceModule.forRoot(overrides),
+);

@@ -1,21 +1,10 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { SchedulerPatterns } from '@aas/contracts';
-import { RedisModule, ServiceHealthModule, loggingModule, serviceDatabaseModule, settingsModule } from '@aas/platform';
-import { SchedulerEnv } from './config/scheduler.env';
-import { SCHEDULER_SCHEMA } from './database/scheduler-schema';
+import { serviceFoundation } from '@aas/platform';
+import { SCHEDULER_SERVICE } from './scheduler-service.definition';
 
 @Module({})
 export class SchedulerServiceModule {
   static forRoot(overrides: Record<string, string> = {}): DynamicModule {
-    return {
-      module: SchedulerServiceModule,
-      imports: [
-        settingsModule(SchedulerEnv, overrides),
-        loggingModule('scheduler-service'),
-        serviceDatabaseModule(SCHEDULER_SCHEMA),
-        RedisModule,
-        ServiceHealthModule.forService(SchedulerPatterns.Health),
-      ],
-    };
+    return { module: SchedulerServiceModule, imports: serviceFoundation(SCHEDULER_SERVICE, overrides) };
   }
 }

@@ -50,18 +50,23 @@ export function buildAdminCli(run: (action: Action) => Promise<void>): Command {
   return program;
 }
 
-async function runAction(action: Action): Promise<void> {
-  await migrateAgentsSchema();
-  const app = await NestFactory.createApplicationContext(AdminCliModule.forRoot(), { logger: ['error'] });
+/** Runs one command's action against the agents schema (migrated first) and writes its JSON result. */
+export async function runAdminAction(
+  action: Action,
+  overrides: Record<string, string> = {},
+  write: (line: string) => void = (line) => process.stdout.write(line),
+): Promise<void> {
+  await migrateAgentsSchema(overrides);
+  const app = await NestFactory.createApplicationContext(AdminCliModule.forRoot(overrides), { logger: ['error'] });
   try {
-    process.stdout.write(`${JSON.stringify(await action(app))}\n`);
+    write(`${JSON.stringify(await action(app))}\n`);
   } finally {
     await app.close();
   }
 }
 
 if (require.main === module) {
-  buildAdminCli(runAction)
+  buildAdminCli((action) => runAdminAction(action))
     .parseAsync(process.argv)
     .catch((error: unknown) => {
       if (error instanceof CommanderError) process.exit(error.exitCode);

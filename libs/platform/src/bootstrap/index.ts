@@ -1,2 +1,3 @@
 export * from './service-app';
+export * from './service-definition';
 export * from './service-main';

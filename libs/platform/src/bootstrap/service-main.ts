@@ -1,9 +1,4 @@
-import { INestApplication } from '@nestjs/common';
-
-export interface ServiceEntryPoints {
-  start(): Promise<INestApplication>;
-  migrate(): Promise<string[]>;
-}
+import { ServiceEntryPoints } from './service-definition';
 
 /**
  * The command line of every back-end app: `main.js` runs it, `main.js migrate`

@@ -1,4 +1,4 @@
-import { DynamicModule } from '@nestjs/common';
+import { DynamicModule, RequestMethod } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { IncomingMessage } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
@@ -11,6 +11,8 @@ export function loggingModule(service: string): DynamicModule {
   return LoggerModule.forRootAsync({
     inject: [ConfigService],
     useFactory: (config: ConfigService<CommonEnv, true>) => ({
+      // nestjs-pino's default route does not match under Nest 12 + Fastify; this one does.
+      forRoutes: [{ path: '*path', method: RequestMethod.ALL }],
       pinoHttp: {
         level: config.get('LOG_LEVEL', { infer: true }),
         base: { service },
