@@ -1,16 +1,29 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { serviceFoundation } from '@aas/platform';
+import { queuesModule, serviceFoundation } from '@aas/platform';
+import { AgentsModule } from './agents/agents.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { BootstrapApiKey } from './api-keys/bootstrap-api-key';
 import { AGENTS_SERVICE } from './agents-service.definition';
+import { InstructionsModule } from './instructions/instructions.module';
+import { OutboxModule } from './outbox/outbox.module';
 import { UsersModule } from './users/users.module';
+import { WorkspacesModule } from './workspaces/workspaces.module';
 
 @Module({})
 export class AgentsServiceModule {
   static forRoot(overrides: Record<string, string> = {}): DynamicModule {
     return {
       module: AgentsServiceModule,
-      imports: [...serviceFoundation(AGENTS_SERVICE, overrides), UsersModule, ApiKeysModule],
+      imports: [
+        ...serviceFoundation(AGENTS_SERVICE, overrides),
+        queuesModule(),
+        OutboxModule,
+        UsersModule,
+        ApiKeysModule,
+        AgentsModule,
+        WorkspacesModule,
+        InstructionsModule,
+      ],
       providers: [BootstrapApiKey],
     };
   }

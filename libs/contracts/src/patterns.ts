@@ -9,6 +9,19 @@ export const AgentsPatterns = {
   CreateApiKey: 'agents.api-keys.create',
   RevokeApiKey: 'agents.api-keys.revoke',
   VerifyApiKey: 'agents.api-keys.verify',
+  ListAgents: 'agents.agents.list',
+  CreateAgent: 'agents.agents.create',
+  GetAgent: 'agents.agents.get',
+  DeleteAgent: 'agents.agents.delete',
+  MoveAgent: 'agents.agents.move',
+  ListWorkspaces: 'agents.workspaces.list',
+  CreateWorkspace: 'agents.workspaces.create',
+  UpdateWorkspace: 'agents.workspaces.update',
+  DeleteWorkspace: 'agents.workspaces.delete',
+  ReorderWorkspaces: 'agents.workspaces.reorder',
+  GetInstructions: 'agents.instructions.get',
+  PutInstructions: 'agents.instructions.put',
+  ListInstructionVersions: 'agents.instructions.history',
 } as const;
 
 export const RunsPatterns = {

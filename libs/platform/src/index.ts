@@ -4,3 +4,4 @@ export * from './redis';
 export * from './logging';
 export * from './health';
 export * from './bootstrap';
+export * from './queues/queues.module';

@@ -1,10 +1,16 @@
 import { SchemaDefinition } from '@aas/platform';
+import { AgentEntity } from '../agents/agent.entity';
 import { ApiKeyEntity } from '../api-keys/api-key.entity';
+import { InstructionVersionEntity } from '../instructions/instruction-version.entity';
+import { InstructionsEntity } from '../instructions/instructions.entity';
+import { OutboxEventEntity } from '../outbox/outbox-event.entity';
 import { UserEntity } from '../users/user.entity';
+import { WorkspaceEntity } from '../workspaces/workspace.entity';
 import { CreateUsersAndApiKeys1763840000000 } from './migrations/1763840000000-create-users-and-api-keys';
+import { CreateCatalogue1763850000000 } from './migrations/1763850000000-create-catalogue';
 
 export const AGENTS_SCHEMA: SchemaDefinition = {
   schema: 'agents',
-  entities: [UserEntity, ApiKeyEntity],
-  migrations: [CreateUsersAndApiKeys1763840000000],
+  entities: [UserEntity, ApiKeyEntity, WorkspaceEntity, AgentEntity, InstructionsEntity, InstructionVersionEntity, OutboxEventEntity],
+  migrations: [CreateUsersAndApiKeys1763840000000, CreateCatalogue1763850000000],
 };

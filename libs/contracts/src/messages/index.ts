@@ -1,2 +1,3 @@
 export * from './user-scoped.message';
 export * from './api-keys.messages';
+export * from './catalogue.messages';

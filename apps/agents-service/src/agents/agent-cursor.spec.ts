@@ -1,0 +1,27 @@
+import { ValidationFailedError } from '@aas/problem-details';
+import { decodeAgentCursor, encodeAgentCursor } from './agent-cursor';
+
+describe('agent cursor', () => {
+  it.each(['1', '42', '9223372036854775807'])('round-trips sequence %s', (seq) => {
+    expect(decodeAgentCursor(encodeAgentCursor(seq))).toBe(seq);
+  });
+
+  it('is opaque: no raw sequence number in the cursor', () => {
+    expect(encodeAgentCursor('12345')).not.toContain('12345');
+  });
+
+  it.each([
+    ['garbage', 'not-a-cursor'],
+    ['a foreign JSON shape', Buffer.from(JSON.stringify({ s: 5 })).toString('base64url')],
+    ['a non-numeric sequence', Buffer.from(JSON.stringify({ v: 1, s: '1; DROP TABLE agents' })).toString('base64url')],
+    ['a negative sequence', Buffer.from(JSON.stringify({ v: 1, s: '-1' })).toString('base64url')],
+  ])('rejects %s with a validation error naming cursor', (_case, cursor) => {
+    try {
+      decodeAgentCursor(cursor);
+      throw new Error('expected a rejection');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ValidationFailedError);
+      expect((error as ValidationFailedError).errors?.[0].field).toBe('cursor');
+    }
+  });
+});

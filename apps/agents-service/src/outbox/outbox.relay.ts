@@ -1,0 +1,91 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { EVENT_QUEUES, EventName, QueueNames } from '@aas/contracts';
+import { Queue } from 'bullmq';
+import { DataSource } from 'typeorm';
+import { OutboxEventEntity } from './outbox-event.entity';
+
+const BATCH = 100;
+const POLL_MS = 1000;
+
+/**
+ * Moves committed outbox events onto their BullMQ queues. Rows are locked with
+ * SKIP LOCKED, so replicas share the work; an event published twice (a crash
+ * between enqueue and delete) keeps its job id and is de-duplicated by BullMQ.
+ */
+@Injectable()
+export class OutboxRelay implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(OutboxRelay.name);
+  private readonly queues: Record<string, Queue>;
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private again = false;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectQueue(QueueNames.RunsEvents) runs: Queue,
+    @InjectQueue(QueueNames.SchedulerEvents) scheduler: Queue,
+    @InjectQueue(QueueNames.WebhooksEvents) webhooks: Queue,
+  ) {
+    this.queues = { [runs.name]: runs, [scheduler.name]: scheduler, [webhooks.name]: webhooks };
+  }
+
+  onModuleInit(): void {
+    this.timer = setInterval(() => this.kick(), POLL_MS);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** Publishes soon: called after a commit that recorded events, and by the poll as a safety net. */
+  kick(): void {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain()
+      .catch((error: Error) => this.logger.warn(`outbox relay: ${error.message}; retrying on the next poll`))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  private async drain(): Promise<void> {
+    while ((await this.publishBatch()) === BATCH);
+  }
+
+  private publishBatch(): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      const events = await manager
+        .createQueryBuilder(OutboxEventEntity, 'e')
+        .orderBy('e.created_at')
+        .limit(BATCH)
+        .setLock('pessimistic_write')
+        .setOnLocked('skip_locked')
+        .getMany();
+      for (const event of events) await this.publish(event);
+      if (events.length > 0) await manager.delete(OutboxEventEntity, events.map((e) => e.id));
+      return events.length;
+    });
+  }
+
+  private async publish(event: OutboxEventEntity): Promise<void> {
+    for (const queueName of EVENT_QUEUES[event.event as EventName] ?? []) {
+      await this.queues[queueName].add(event.event, event.payload, {
+        jobId: event.id,
+        attempts: 10,
+        backoff: { type: 'exponential', delay: 1000 },
+        removeOnComplete: { age: 24 * 3600 },
+        removeOnFail: { age: 7 * 24 * 3600 },
+      });
+    }
+  }
+}

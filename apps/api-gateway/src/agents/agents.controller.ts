@@ -1,0 +1,94 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
+import {
+  AgentListResponse,
+  AgentResponse,
+  AgentsPatterns,
+  CreateAgentRequest,
+  ListAgentsQuery,
+  MoveAgentRequest,
+  SuccessResponse,
+} from '@aas/contracts';
+import { CallerId, RequestId } from '../auth/caller';
+import { ApiProblems } from '../openapi/api-problems.decorator';
+import { ServiceClient } from '../service-client/service-client';
+
+@ApiTags('Agents')
+@Controller('v1/agents')
+export class AgentsController {
+  constructor(private readonly services: ServiceClient) {}
+
+  @Get()
+  @ApiOperation({ summary: 'List the agents of the caller, a page at a time' })
+  @ApiOkResponse({ type: AgentListResponse })
+  @ApiProblems(400, 401)
+  list(
+    @CallerId() userId: string,
+    @RequestId() requestId: string,
+    @Query() query: ListAgentsQuery,
+  ): Promise<AgentListResponse> {
+    return this.services.request(AgentsPatterns.ListAgents, { ...query, user_id: userId }, requestId);
+  }
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Create an agent, in the default workspace unless one is given' })
+  @ApiCreatedResponse({ type: AgentResponse })
+  @ApiProblems(400, 401, 409)
+  create(
+    @CallerId() userId: string,
+    @RequestId() requestId: string,
+    @Body() body: CreateAgentRequest,
+  ): Promise<AgentResponse> {
+    return this.services.request(AgentsPatterns.CreateAgent, { ...body, user_id: userId }, requestId);
+  }
+
+  @Get(':agent_id')
+  @ApiOperation({ summary: 'Get an agent' })
+  @ApiParam({ name: 'agent_id', format: 'uuid' })
+  @ApiOkResponse({ type: AgentResponse })
+  @ApiProblems(401, 404)
+  get(
+    @CallerId() userId: string,
+    @RequestId() requestId: string,
+    @Param('agent_id') agentId: string,
+  ): Promise<AgentResponse> {
+    return this.services.request(AgentsPatterns.GetAgent, { user_id: userId, agent_id: agentId }, requestId);
+  }
+
+  @Delete(':agent_id')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete an agent and its run data' })
+  @ApiParam({ name: 'agent_id', format: 'uuid' })
+  @ApiNoContentResponse({ description: 'Deleted; the body is empty' })
+  @ApiProblems(401, 404)
+  async remove(
+    @CallerId() userId: string,
+    @RequestId() requestId: string,
+    @Param('agent_id') agentId: string,
+  ): Promise<void> {
+    await this.services.request(AgentsPatterns.DeleteAgent, { user_id: userId, agent_id: agentId }, requestId);
+  }
+
+  @Post(':agent_id/move')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Move an agent to another workspace of the caller' })
+  @ApiParam({ name: 'agent_id', format: 'uuid' })
+  @ApiOkResponse({ type: SuccessResponse })
+  @ApiProblems(400, 401, 404)
+  move(
+    @CallerId() userId: string,
+    @RequestId() requestId: string,
+    @Param('agent_id') agentId: string,
+    @Body() body: MoveAgentRequest,
+  ): Promise<SuccessResponse> {
+    return this.services.request(AgentsPatterns.MoveAgent, { ...body, user_id: userId, agent_id: agentId }, requestId);
+  }
+}

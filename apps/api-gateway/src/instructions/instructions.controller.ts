@@ -1,0 +1,69 @@
+import { Body, Controller, Get, HttpCode, Param, Put, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  AgentsPatterns,
+  InstructionHistoryQuery,
+  InstructionHistoryResponse,
+  InstructionsResponse,
+  PutInstructionsRequest,
+  SuccessResponse,
+} from '@aas/contracts';
+import { CallerId, RequestId } from '../auth/caller';
+import { ApiProblems } from '../openapi/api-problems.decorator';
+import { ServiceClient } from '../service-client/service-client';
+
+@ApiTags('Instructions')
+@Controller('v1/agents/:agent_id/instructions')
+export class InstructionsController {
+  constructor(private readonly services: ServiceClient) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Get the current instructions of an agent (null when it has none)' })
+  @ApiParam({ name: 'agent_id', format: 'uuid' })
+  @ApiOkResponse({ type: InstructionsResponse })
+  @ApiProblems(401, 404)
+  get(
+    @CallerId() userId: string,
+    @RequestId() requestId: string,
+    @Param('agent_id') agentId: string,
+  ): Promise<InstructionsResponse> {
+    return this.services.request(AgentsPatterns.GetInstructions, { user_id: userId, agent_id: agentId }, requestId);
+  }
+
+  @Put()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Replace the instructions of an agent, adding one version to its history' })
+  @ApiParam({ name: 'agent_id', format: 'uuid' })
+  @ApiOkResponse({ type: SuccessResponse })
+  @ApiProblems(400, 401, 404)
+  put(
+    @CallerId() userId: string,
+    @RequestId() requestId: string,
+    @Param('agent_id') agentId: string,
+    @Body() body: PutInstructionsRequest,
+  ): Promise<SuccessResponse> {
+    return this.services.request(
+      AgentsPatterns.PutInstructions,
+      { ...body, user_id: userId, agent_id: agentId },
+      requestId,
+    );
+  }
+
+  @Get('history')
+  @ApiOperation({ summary: 'List the instruction versions of an agent, newest first' })
+  @ApiParam({ name: 'agent_id', format: 'uuid' })
+  @ApiOkResponse({ type: InstructionHistoryResponse })
+  @ApiProblems(400, 401, 404)
+  history(
+    @CallerId() userId: string,
+    @RequestId() requestId: string,
+    @Param('agent_id') agentId: string,
+    @Query() query: InstructionHistoryQuery,
+  ): Promise<InstructionHistoryResponse> {
+    return this.services.request(
+      AgentsPatterns.ListInstructionVersions,
+      { ...query, user_id: userId, agent_id: agentId },
+      requestId,
+    );
+  }
+}

@@ -1,0 +1,80 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+
+export const WORKSPACE_NAME_MAX = 128;
+export const ICON_CONFIG_MAX = 4096;
+
+export class WorkspaceDto {
+  @ApiProperty({ format: 'uuid' })
+  workspace_id!: string;
+
+  @ApiProperty()
+  name!: string;
+
+  @ApiProperty({ type: 'integer', format: 'int32' })
+  position!: number;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updated_at!: string;
+
+  @ApiProperty({ type: 'integer', format: 'int32' })
+  agent_count!: number;
+
+  @ApiPropertyOptional({ type: 'string', nullable: true })
+  icon_config!: string | null;
+}
+
+export class WorkspaceResponse {
+  @ApiProperty({ type: WorkspaceDto })
+  workspace!: WorkspaceDto;
+}
+
+export class WorkspaceListResponse {
+  @ApiProperty({ type: [WorkspaceDto] })
+  workspaces!: WorkspaceDto[];
+}
+
+export class CreateWorkspaceRequest {
+  @ApiProperty({ minLength: 1, maxLength: WORKSPACE_NAME_MAX })
+  @IsString()
+  @Length(1, WORKSPACE_NAME_MAX)
+  name!: string;
+}
+
+export class UpdateWorkspaceRequest {
+  @ApiProperty({ minLength: 1, maxLength: WORKSPACE_NAME_MAX })
+  @IsString()
+  @Length(1, WORKSPACE_NAME_MAX)
+  name!: string;
+
+  @ApiPropertyOptional({ maxLength: ICON_CONFIG_MAX })
+  @IsOptional()
+  @IsString()
+  @MaxLength(ICON_CONFIG_MAX)
+  icon_config?: string;
+}
+
+export class DeleteWorkspaceResponse {
+  @ApiProperty()
+  deleted!: boolean;
+
+  @ApiProperty({ type: 'string', nullable: true })
+  error!: string | null;
+}
+
+export class ReorderWorkspacesRequest {
+  @ApiProperty({ type: [String], description: 'Workspace ids in the desired display order' })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(1000)
+  @IsString({ each: true })
+  workspace_ids!: string[];
+}
+
+export class ReorderWorkspacesResponse {
+  @ApiProperty()
+  success!: boolean;
+}
