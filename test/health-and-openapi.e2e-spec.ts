@@ -31,9 +31,36 @@ describe('Health and the OpenAPI document', () => {
     expect(doc.info.version).toBe('1.0.0');
     expect(doc.components.securitySchemes['x-api-key']).toEqual({ type: 'apiKey', in: 'header', name: 'x-api-key' });
     expect(doc.security).toEqual([{ 'x-api-key': [] }]);
-    expect(Object.keys(doc.paths)).toEqual(
-      expect.arrayContaining(['/v1/me', '/api/public/v1/access-api-keys', '/api/public/v1/access-api-keys/{key_id}']),
+    const operations: Record<string, string[]> = {
+      '/v1/me': ['get'],
+      '/api/public/v1/access-api-keys': ['get', 'post'],
+      '/api/public/v1/access-api-keys/{key_id}': ['delete'],
+      '/v1/agents': ['get', 'post'],
+      '/v1/agents/{agent_id}': ['get', 'delete'],
+      '/v1/agents/{agent_id}/move': ['post'],
+      '/v1/workspaces': ['get', 'post'],
+      '/v1/workspaces/{workspace_id}': ['put', 'delete'],
+      '/v1/workspaces/reorder': ['post'],
+      '/v1/agents/{agent_id}/instructions': ['get', 'put'],
+      '/v1/agents/{agent_id}/instructions/history': ['get'],
+    };
+    for (const [path, methods] of Object.entries(operations)) {
+      expect({ path, methods: Object.keys(doc.paths[path] ?? {}).sort() }).toEqual({ path, methods: [...methods].sort() });
+    }
+    const successSchema = (path: string, method: string, status: string) =>
+      doc.paths[path][method].responses[status]?.content?.['application/json']?.schema?.$ref;
+    expect(successSchema('/v1/agents', 'get', '200')).toBe('#/components/schemas/AgentListResponse');
+    expect(successSchema('/v1/agents', 'post', '201')).toBe('#/components/schemas/AgentResponse');
+    expect(doc.paths['/v1/agents/{agent_id}'].delete.responses['204']).toBeDefined();
+    expect(successSchema('/v1/workspaces', 'get', '200')).toBe('#/components/schemas/WorkspaceListResponse');
+    expect(successSchema('/v1/agents/{agent_id}/instructions/history', 'get', '200')).toBe(
+      '#/components/schemas/InstructionHistoryResponse',
     );
+    const agentSchema = doc.components.schemas.AgentDto;
+    expect(Object.keys(agentSchema.properties)).toEqual(
+      expect.arrayContaining(['agent_id', 'unread', 'latest_run_id', 'deployment_state', 'deployed_at']),
+    );
+    expect(agentSchema.required).toEqual(expect.arrayContaining(['agent_id', 'unread']));
     expect(doc.paths['/healthz']).toBeUndefined();
     expect(doc.components.schemas.ProblemDetailDto.required).toEqual(
       expect.arrayContaining(['type', 'title', 'status', 'detail']),
