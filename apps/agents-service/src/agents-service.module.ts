@@ -1,11 +1,11 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { queuesModule, serviceFoundation } from '@aas/platform';
+import { EVENT_QUEUES } from '@aas/contracts';
+import { OutboxModule, queuesModule, serviceFoundation } from '@aas/platform';
 import { AgentsModule } from './agents/agents.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { BootstrapApiKey } from './api-keys/bootstrap-api-key';
 import { AGENTS_SERVICE } from './agents-service.definition';
 import { InstructionsModule } from './instructions/instructions.module';
-import { OutboxModule } from './outbox/outbox.module';
 import { UsersModule } from './users/users.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
 
@@ -17,7 +17,7 @@ export class AgentsServiceModule {
       imports: [
         ...serviceFoundation(AGENTS_SERVICE, overrides),
         queuesModule(),
-        OutboxModule,
+        OutboxModule.forRoutes(EVENT_QUEUES),
         UsersModule,
         ApiKeysModule,
         AgentsModule,

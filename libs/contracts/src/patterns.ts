@@ -22,10 +22,18 @@ export const AgentsPatterns = {
   GetInstructions: 'agents.instructions.get',
   PutInstructions: 'agents.instructions.put',
   ListInstructionVersions: 'agents.instructions.history',
+  /** Service to service (runs-service): the agent a run needs, with its instructions and owner's email. */
+  GetAgentForRun: 'agents.runs.agent-context',
 } as const;
 
 export const RunsPatterns = {
   Health: 'runs.health.check',
+  StartRun: 'runs.runs.start',
+  ListRuns: 'runs.runs.list',
+  GetRun: 'runs.runs.get',
+  CancelRun: 'runs.runs.cancel',
+  DeleteRun: 'runs.runs.delete',
+  ListRunEvents: 'runs.events.list',
 } as const;
 
 export const SchedulerPatterns = {

@@ -5,3 +5,4 @@ export * from './logging';
 export * from './health';
 export * from './bootstrap';
 export * from './queues/queues.module';
+export * from './outbox';

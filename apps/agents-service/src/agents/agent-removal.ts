@@ -1,6 +1,6 @@
 import { AgentDeletedEvent, EventNames } from '@aas/contracts';
 import { EntityManager, In } from 'typeorm';
-import { recordEvent } from '../outbox/outbox';
+import { recordEvent } from '@aas/platform';
 import { AgentEntity } from './agent.entity';
 
 /**

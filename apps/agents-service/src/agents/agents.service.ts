@@ -11,7 +11,7 @@ import {
 import { ConflictError, ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { isUuid } from '../common/is-uuid';
-import { OutboxRelay } from '../outbox/outbox.relay';
+import { OutboxRelay } from '@aas/platform';
 import { UserEntity } from '../users/user.entity';
 import { defaultWorkspaceOf } from '../workspaces/default-workspace';
 import { WorkspaceEntity } from '../workspaces/workspace.entity';

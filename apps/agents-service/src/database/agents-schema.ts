@@ -3,7 +3,7 @@ import { AgentEntity } from '../agents/agent.entity';
 import { ApiKeyEntity } from '../api-keys/api-key.entity';
 import { InstructionVersionEntity } from '../instructions/instruction-version.entity';
 import { InstructionsEntity } from '../instructions/instructions.entity';
-import { OutboxEventEntity } from '../outbox/outbox-event.entity';
+import { OutboxEventEntity } from '@aas/platform';
 import { UserEntity } from '../users/user.entity';
 import { WorkspaceEntity } from '../workspaces/workspace.entity';
 import { CreateUsersAndApiKeys1763840000000 } from './migrations/1763840000000-create-users-and-api-keys';

@@ -6,7 +6,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AgentEntity } from '../agents/agent.entity';
 import { removeAgents } from '../agents/agent-removal';
 import { isUuid } from '../common/is-uuid';
-import { OutboxRelay } from '../outbox/outbox.relay';
+import { OutboxRelay } from '@aas/platform';
 import { defaultWorkspaceOf } from './default-workspace';
 import { reorderPositions } from './workspace-order';
 import { WorkspaceEntity } from './workspace.entity';

@@ -5,3 +5,4 @@ export * from './api-keys.dto';
 export * from './agents.dto';
 export * from './workspaces.dto';
 export * from './instructions.dto';
+export * from './runs.dto';

@@ -1,3 +1,4 @@
 export * from './user-scoped.message';
 export * from './api-keys.messages';
 export * from './catalogue.messages';
+export * from './runs.messages';

@@ -1,3 +1,4 @@
+import { createOutboxTable } from '@aas/platform';
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** Workspaces, agents, instructions with their versions, and the outbox of events to publish. */
@@ -72,14 +73,7 @@ export class CreateCatalogue1763850000000 implements MigrationInterface {
         plan_steps jsonb,
         updated_at timestamptz NOT NULL
       )`);
-    await queryRunner.query(`
-      CREATE TABLE outbox (
-        id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
-        event text NOT NULL,
-        payload jsonb NOT NULL,
-        created_at timestamptz NOT NULL DEFAULT now()
-      )`);
-    await queryRunner.query(`CREATE INDEX outbox_created_idx ON outbox (created_at)`);
+    await createOutboxTable(queryRunner);
     // Users made before workspaces existed get their default workspace here.
     await queryRunner.query(
       `INSERT INTO workspaces (user_id, name, position, is_default) SELECT id, 'Default', 0, true FROM users`,

@@ -1,13 +1,25 @@
-import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { getQueueToken } from '@nestjs/bullmq';
+import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { EVENT_QUEUES, EventName, QueueNames } from '@aas/contracts';
-import { Queue } from 'bullmq';
+import { JobsOptions, Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { OutboxEventEntity } from './outbox-event.entity';
 
 const BATCH = 100;
 const POLL_MS = 1000;
+
+export const OUTBOX_ROUTES = Symbol('OUTBOX_ROUTES');
+
+/** Which queues each event name goes to. */
+export type OutboxRoutes = Record<string, readonly string[]>;
+
+const JOB_OPTIONS: JobsOptions = {
+  attempts: 10,
+  backoff: { type: 'exponential', delay: 1000 },
+  removeOnComplete: { age: 24 * 3600 },
+  removeOnFail: { age: 7 * 24 * 3600 },
+};
 
 /**
  * Moves committed outbox events onto their BullMQ queues. Rows are locked with
@@ -17,19 +29,15 @@ const POLL_MS = 1000;
 @Injectable()
 export class OutboxRelay implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(OutboxRelay.name);
-  private readonly queues: Record<string, Queue>;
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private again = false;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @InjectQueue(QueueNames.RunsEvents) runs: Queue,
-    @InjectQueue(QueueNames.SchedulerEvents) scheduler: Queue,
-    @InjectQueue(QueueNames.WebhooksEvents) webhooks: Queue,
-  ) {
-    this.queues = { [runs.name]: runs, [scheduler.name]: scheduler, [webhooks.name]: webhooks };
-  }
+    @Inject(OUTBOX_ROUTES) private readonly routes: OutboxRoutes,
+    private readonly moduleRef: ModuleRef,
+  ) {}
 
   onModuleInit(): void {
     this.timer = setInterval(() => this.kick(), POLL_MS);
@@ -67,6 +75,7 @@ export class OutboxRelay implements OnModuleInit, OnApplicationShutdown {
       const events = await manager
         .createQueryBuilder(OutboxEventEntity, 'e')
         .orderBy('e.created_at')
+        .addOrderBy('e.seq')
         .limit(BATCH)
         .setLock('pessimistic_write')
         .setOnLocked('skip_locked')
@@ -78,14 +87,9 @@ export class OutboxRelay implements OnModuleInit, OnApplicationShutdown {
   }
 
   private async publish(event: OutboxEventEntity): Promise<void> {
-    for (const queueName of EVENT_QUEUES[event.event as EventName] ?? []) {
-      await this.queues[queueName].add(event.event, event.payload, {
-        jobId: event.id,
-        attempts: 10,
-        backoff: { type: 'exponential', delay: 1000 },
-        removeOnComplete: { age: 24 * 3600 },
-        removeOnFail: { age: 7 * 24 * 3600 },
-      });
+    for (const queueName of this.routes[event.event] ?? []) {
+      const queue = this.moduleRef.get<Queue>(getQueueToken(queueName), { strict: false });
+      await queue.add(event.event, event.payload, { ...JOB_OPTIONS, jobId: event.id });
     }
   }
 }

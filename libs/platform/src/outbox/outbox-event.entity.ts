@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
-/** An event written in the same transaction as the change it reports; OutboxRelay publishes it. */
+/** An event written in the same transaction as the change it reports; OutboxRelay publishes it. Each service has this table in its own schema. */
 @Entity({ name: 'outbox' })
 export class OutboxEventEntity {
   @PrimaryGeneratedColumn('uuid')
@@ -14,4 +14,8 @@ export class OutboxEventEntity {
 
   @Column({ name: 'created_at', type: 'timestamptz', insert: false, update: false })
   createdAt!: Date;
+
+  /** Insertion order within one timestamp, so events of one transaction keep their order. */
+  @Column({ type: 'bigint', insert: false, update: false })
+  seq!: string;
 }

@@ -1,0 +1,307 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, MaxLength, Min, Max } from 'class-validator';
+
+export const RUN_LIST_DEFAULT_PAGE_SIZE = 100;
+export const RUN_LIST_MAX_PAGE_SIZE = 1000;
+export const RUN_EVENTS_DEFAULT_LIMIT = 1000;
+export const RUN_EVENTS_MAX_LIMIT = 10_000;
+export const USER_MESSAGE_MAX_LENGTH = 100_000;
+
+export const RUN_STATUSES = ['in_progress', 'completed', 'error', 'stopped', 'paused'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+export const RUN_OUTCOMES = ['success', 'partial', 'fail'] as const;
+export type RunOutcome = (typeof RUN_OUTCOMES)[number];
+export type RunMode = 'build' | 'run';
+export type RunKind = 'api' | 'schedule';
+
+/** The Run of the spec's table, plus is_paused from the start-run response. */
+export class RunDto {
+  @ApiProperty({ format: 'uuid' })
+  run_id!: string;
+
+  @ApiProperty({ format: 'uuid' })
+  agent_id!: string;
+
+  @ApiProperty({ type: 'integer', format: 'int32' })
+  run_number!: number;
+
+  @ApiProperty({ format: 'date-time' })
+  started_at!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  last_event_at!: string;
+
+  @ApiProperty({ type: 'integer', format: 'int64' })
+  event_count!: number;
+
+  @ApiProperty({ type: 'integer', format: 'int64' })
+  event_bytes!: number;
+
+  @ApiProperty({ type: 'integer', format: 'int64' })
+  step_count!: number;
+
+  @ApiProperty()
+  is_finished!: boolean;
+
+  @ApiProperty()
+  is_paused!: boolean;
+
+  @ApiPropertyOptional({ type: 'string', nullable: true, enum: RUN_STATUSES })
+  status!: RunStatus | null;
+
+  @ApiPropertyOptional({ type: 'string', nullable: true, description: 'The user_message the run was started with' })
+  goal!: string | null;
+
+  @ApiPropertyOptional({ type: 'string', nullable: true })
+  policy_model!: string | null;
+
+  @ApiPropertyOptional({ type: 'string', nullable: true })
+  policy_type!: string | null;
+
+  @ApiPropertyOptional({ type: 'string', nullable: true, description: 'api or schedule' })
+  run_kind!: string | null;
+
+  @ApiPropertyOptional({ type: 'string', nullable: true })
+  schedule_agent_id!: string | null;
+
+  @ApiPropertyOptional({ type: 'string', nullable: true })
+  webhook_subscription_id!: string | null;
+
+  @ApiPropertyOptional({ type: 'string', nullable: true })
+  user_id!: string | null;
+
+  @ApiPropertyOptional({ type: 'string', nullable: true })
+  user_email!: string | null;
+
+  @ApiPropertyOptional({ type: 'boolean', nullable: true })
+  wrote_instructions!: boolean | null;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'Present once the run is finished' })
+  finished_at?: string;
+}
+
+export class ToolIcon {
+  @ApiProperty()
+  action_type!: string;
+
+  @ApiPropertyOptional({ type: 'string', nullable: true })
+  favicon_url!: string | null;
+
+  @ApiPropertyOptional({ type: 'string', nullable: true })
+  icon!: string | null;
+}
+
+export class RunSummaryDto {
+  @ApiProperty({ format: 'uuid' })
+  run_id!: string;
+
+  @ApiProperty({ type: 'integer', format: 'int32' })
+  run_number!: number;
+
+  @ApiProperty({ format: 'date-time' })
+  started_at!: string;
+
+  @ApiProperty()
+  is_finished!: boolean;
+
+  @ApiProperty()
+  is_paused!: boolean;
+
+  @ApiProperty({ type: [ToolIcon] })
+  tool_icons!: ToolIcon[];
+
+  @ApiProperty({ type: 'integer', format: 'int32' })
+  total_action_count!: number;
+
+  @ApiPropertyOptional({ type: 'string', nullable: true })
+  attention_reason!: string | null;
+
+  @ApiPropertyOptional({ type: 'string', nullable: true, enum: RUN_OUTCOMES })
+  outcome!: string | null;
+
+  @ApiPropertyOptional({ type: 'string', nullable: true, description: 'The run status' })
+  run_phase!: string | null;
+
+  @ApiPropertyOptional({ type: 'string', nullable: true })
+  run_kind!: string | null;
+
+  @ApiPropertyOptional({ type: 'string', nullable: true })
+  trigger_kind!: string | null;
+
+  @ApiPropertyOptional({ type: 'string', nullable: true })
+  summary!: string | null;
+
+  @ApiPropertyOptional({ type: 'string', nullable: true })
+  title!: string | null;
+
+  @ApiPropertyOptional({ type: 'string', nullable: true })
+  policy_model!: string | null;
+
+  @ApiPropertyOptional({ type: 'string', nullable: true })
+  policy_type!: string | null;
+
+  @ApiPropertyOptional({ type: 'string', nullable: true })
+  schedule_agent_id!: string | null;
+
+  @ApiPropertyOptional({ type: 'string', nullable: true })
+  webhook_subscription_id!: string | null;
+
+  @ApiPropertyOptional({ type: 'integer', format: 'int32', nullable: true })
+  credits_consumed!: number | null;
+
+  @ApiPropertyOptional({ type: 'boolean', nullable: true })
+  wrote_instructions!: boolean | null;
+}
+
+export class RunResponse {
+  @ApiProperty({ type: RunDto })
+  run!: RunDto;
+}
+
+export class RunListResponse {
+  @ApiProperty({ type: [RunDto] })
+  runs!: RunDto[];
+
+  @ApiProperty({ type: 'integer' })
+  total_runs!: number;
+
+  @ApiProperty({ type: 'integer' })
+  page!: number;
+
+  @ApiProperty({ type: 'integer' })
+  page_size!: number;
+
+  @ApiProperty({ type: [RunSummaryDto] })
+  all_run_summaries!: RunSummaryDto[];
+}
+
+export class RunEventItem {
+  @ApiProperty({ type: 'integer', format: 'int64', minimum: 0 })
+  event_index!: number;
+
+  @ApiProperty({ format: 'date-time' })
+  recorded_at!: string;
+
+  @ApiProperty({ type: 'object', additionalProperties: true, example: { started: {} } })
+  event!: Record<string, unknown>;
+}
+
+export class RunEventsResponse {
+  @ApiProperty({ type: [RunEventItem] })
+  events!: RunEventItem[];
+
+  @ApiProperty({ type: 'integer', format: 'int64' })
+  total_count!: number;
+}
+
+export class StartRunRequest {
+  @ApiPropertyOptional({ enum: ['build', 'run'], default: 'run' })
+  @IsOptional()
+  @IsIn(['build', 'run'])
+  run_mode?: RunMode;
+
+  @ApiPropertyOptional({ maxLength: USER_MESSAGE_MAX_LENGTH })
+  @IsOptional()
+  @IsString()
+  @MaxLength(USER_MESSAGE_MAX_LENGTH)
+  user_message?: string;
+
+  @ApiPropertyOptional({ description: 'Start a run-mode run even if the agent is not deployed' })
+  @IsOptional()
+  @IsBoolean()
+  skip_deploy_check?: boolean;
+}
+
+export class CancelRunRequest {
+  @ApiPropertyOptional({ type: 'string', nullable: true, maxLength: 2000 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
+  reason?: string | null;
+}
+
+export class ListRunsQuery {
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, default: 1, description: '1-based; 0 is treated as 1' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  page?: number;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: RUN_LIST_MAX_PAGE_SIZE,
+    default: RUN_LIST_DEFAULT_PAGE_SIZE,
+    description: `0 means the default (${RUN_LIST_DEFAULT_PAGE_SIZE})`,
+  })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(RUN_LIST_MAX_PAGE_SIZE)
+  page_size?: number;
+
+  @ApiPropertyOptional({ description: 'A run status, or `finished` for every finished run' })
+  @IsOptional()
+  @IsIn([...RUN_STATUSES, 'finished'])
+  filter_status?: string;
+
+  @ApiPropertyOptional({ description: 'Exact run id' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(256)
+  filter_run_id?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'Runs started at or after this time' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  filter_started_after?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'Runs started at or before this time' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  filter_started_before?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(256)
+  filter_policy_type?: string;
+
+  @ApiPropertyOptional({ enum: ['builder', 'runner'], description: 'builder: build runs; runner: run-mode runs' })
+  @IsOptional()
+  @IsIn(['builder', 'runner'])
+  filter_policy_group?: 'builder' | 'runner';
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(320)
+  filter_user_email?: string;
+
+  @ApiPropertyOptional({ description: 'Runs whose goal contains this text (case-insensitive)' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  filter_goal?: string;
+}
+
+export class RunEventsQuery {
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: RUN_EVENTS_MAX_LIMIT, description: `0 or absent means ${RUN_EVENTS_DEFAULT_LIMIT}` })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(RUN_EVENTS_MAX_LIMIT)
+  limit?: number;
+
+  @ApiPropertyOptional({ type: 'integer', format: 'int64', minimum: 0, description: 'Only events after this index' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  after_index?: number;
+}

@@ -1,0 +1,5 @@
+export * from './outbox-event.entity';
+export * from './record-event';
+export * from './outbox.relay';
+export * from './outbox.module';
+export * from './outbox-table';
