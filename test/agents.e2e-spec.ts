@@ -262,6 +262,7 @@ describe('Agents through the gateway', () => {
       const seen: string[] = [];
       const createdDuringWalk: string[] = [];
       const deleted: string[] = [];
+      const deletedAfterSeen: string[] = [];
       let cursor: string | null = null;
       for (let pages = 0; pages < 20; pages++) {
         const query: string = cursor === null ? '?limit=3' : `?limit=3&cursor=${encodeURIComponent(cursor)}`;
@@ -273,23 +274,30 @@ describe('Agents through the gateway', () => {
         if (cursor === null) break;
         expect(page.body.agents).toHaveLength(3);
 
-        // Between pages: two new agents, and one agent not seen yet is deleted.
+        // Between pages: two new agents, and one agent not seen yet is deleted. An agent
+        // already seen is deleted too, which must not make the walk skip anything.
         for (let i = 0; i < 2; i++) createdDuringWalk.push((await createAgent(user)).agent_id);
         const victim = [...initial, ...createdDuringWalk].find((id) => !seen.includes(id) && !deleted.includes(id));
         if (victim !== undefined) {
           expect((await http(base, 'DELETE', `/v1/agents/${victim}`, { key: user.key })).status).toBe(204);
           deleted.push(victim);
         }
+        const seenVictim = seen.find((id) => !deletedAfterSeen.includes(id));
+        if (seenVictim !== undefined) {
+          expect((await http(base, 'DELETE', `/v1/agents/${seenVictim}`, { key: user.key })).status).toBe(204);
+          deletedAfterSeen.push(seenVictim);
+        }
       }
       expect(cursor).toBeNull();
       expect(deleted.length).toBeGreaterThan(0);
+      expect(createdDuringWalk.length).toBeGreaterThan(0);
 
       expect(new Set(seen).size).toBe(seen.length);
       for (const id of deleted) expect(seen).not.toContain(id);
-      const survivors = [...initial, ...createdDuringWalk].filter((id) => !deleted.includes(id));
-      for (const id of survivors) expect(seen).toContain(id);
+      const expected = [...initial, ...createdDuringWalk].filter((id) => !deleted.includes(id));
+      for (const id of expected) expect(seen).toContain(id);
       // Creation order, oldest first: the agents created during the walk sort last.
-      expect(seen).toEqual(survivors);
+      expect(seen).toEqual(expected);
     });
 
     it('filters by workspace_id, and answers an empty list for a workspace the caller does not own', async () => {
