@@ -12,6 +12,7 @@ export interface SystemOptions {
   gateways?: number;
   bootstrapApiKey?: string;
   gatewayEnv?: Record<string, string>;
+  runsEnv?: Record<string, string>;
 }
 
 type Env = Record<string, string>;
@@ -41,7 +42,7 @@ export class TestSystem {
     await migrateWebhooksSchema(env);
     const agentsEnv = options.bootstrapApiKey ? { ...env, BOOTSTRAP_API_KEY: options.bootstrapApiKey } : env;
     for (let i = 0; i < (options.agentsReplicas ?? 1); i++) system.agents.push(await startAgentsService(agentsEnv));
-    system.others.runs = await startRunsService(env);
+    system.others.runs = await startRunsService({ ...env, ...options.runsEnv });
     system.others.scheduler = await startSchedulerService(env);
     system.others.webhooks = await startWebhooksService(env);
     for (let i = 0; i < (options.gateways ?? 1); i++) {

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { EVENT_QUEUES } from '@aas/contracts';
 import { OutboxModule, queuesModule, serviceFoundation } from '@aas/platform';
+import { AgentRunsModule } from './agent-runs/agent-runs.module';
 import { AgentsModule } from './agents/agents.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { BootstrapApiKey } from './api-keys/bootstrap-api-key';
@@ -23,6 +24,7 @@ export class AgentsServiceModule {
         AgentsModule,
         WorkspacesModule,
         InstructionsModule,
+        AgentRunsModule,
       ],
       providers: [BootstrapApiKey],
     };

@@ -1,13 +1,13 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { RedisModule, loggingModule, settingsModule } from '@aas/platform';
+import { RedisModule, ServiceClientModule, loggingModule, settingsModule } from '@aas/platform';
 import { AgentsController } from './agents/agents.controller';
 import { ApiKeysController } from './api-keys/api-keys.controller';
 import { AuthModule } from './auth/auth.module';
 import { GatewayEnv } from './config/gateway.env';
 import { GatewayHealthModule } from './health/gateway-health.module';
 import { MeController } from './identity/me.controller';
+import { RunsController } from './runs/runs.controller';
 import { InstructionsController } from './instructions/instructions.controller';
-import { ServiceClientModule } from './service-client/service-client.module';
 import { WorkspacesController } from './workspaces/workspaces.controller';
 
 @Module({})
@@ -23,7 +23,7 @@ export class ApiGatewayModule {
         AuthModule,
         GatewayHealthModule,
       ],
-      controllers: [MeController, ApiKeysController, AgentsController, WorkspacesController, InstructionsController],
+      controllers: [MeController, ApiKeysController, AgentsController, WorkspacesController, InstructionsController, RunsController],
     };
   }
 }

@@ -6,3 +6,4 @@ export * from './health';
 export * from './bootstrap';
 export * from './queues/queues.module';
 export * from './outbox';
+export * from './service-client';

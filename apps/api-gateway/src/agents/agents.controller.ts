@@ -18,7 +18,7 @@ import {
 } from '@aas/contracts';
 import { CallerId, RequestId } from '../auth/caller';
 import { ApiProblems } from '../openapi/api-problems.decorator';
-import { ServiceClient } from '../service-client/service-client';
+import { ServiceClient } from '@aas/platform';
 
 @ApiTags('Agents')
 @Controller('v1/agents')

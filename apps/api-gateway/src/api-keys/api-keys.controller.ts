@@ -3,7 +3,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestj
 import { AgentsPatterns, ApiKeyList, CreateApiKeyRequest, CreatedApiKey, RevokeApiKeyResponse } from '@aas/contracts';
 import { CallerId, RequestId } from '../auth/caller';
 import { ApiProblems } from '../openapi/api-problems.decorator';
-import { ServiceClient } from '../service-client/service-client';
+import { ServiceClient } from '@aas/platform';
 
 @ApiTags('API keys')
 @Controller('api/public/v1/access-api-keys')

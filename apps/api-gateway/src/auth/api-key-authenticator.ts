@@ -13,7 +13,7 @@ import { UnauthorizedError } from '@aas/problem-details';
 import Redis from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import { GatewayEnv } from '../config/gateway.env';
-import { ServiceClient } from '../service-client/service-client';
+import { ServiceClient } from '@aas/platform';
 import { AuthenticatedCaller } from './caller';
 
 const INVALID_KEY = 'The API key is invalid or has been revoked';

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { BACKEND_HEALTH_PATTERNS } from '@aas/contracts';
 import { HEALTH_CHECKS, HealthCheck, HealthController, REDIS, redisCheck } from '@aas/platform';
 import Redis from 'ioredis';
-import { ServiceClient } from '../service-client/service-client';
+import { ServiceClient } from '@aas/platform';
 
 /** The gateway is ready when Redis answers and every service behind it (each checking its PostgreSQL) answers. */
 @Module({

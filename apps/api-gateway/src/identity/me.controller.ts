@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AgentsPatterns, MeResponse } from '@aas/contracts';
 import { CallerId, RequestId } from '../auth/caller';
 import { ApiProblems } from '../openapi/api-problems.decorator';
-import { ServiceClient } from '../service-client/service-client';
+import { ServiceClient } from '@aas/platform';
 
 @ApiTags('Identity')
 @Controller('v1/me')

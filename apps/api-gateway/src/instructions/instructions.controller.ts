@@ -10,7 +10,7 @@ import {
 } from '@aas/contracts';
 import { CallerId, RequestId } from '../auth/caller';
 import { ApiProblems } from '../openapi/api-problems.decorator';
-import { ServiceClient } from '../service-client/service-client';
+import { ServiceClient } from '@aas/platform';
 
 @ApiTags('Instructions')
 @Controller('v1/agents/:agent_id/instructions')

@@ -1,5 +1,36 @@
 import { ServiceEnv } from '@aas/platform';
+import { IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
 
+/** runtime-protocol.md's settings, and how many runs one process executes at once. */
 export class RunsEnv extends ServiceEnv {
   override HEALTH_PORT: number = 3002;
+
+  /** External runtime; unset means the built-in runtime. */
+  @IsOptional()
+  @Matches(/^https?:\/\/\S+$/, { message: 'AGENT_RUNTIME_URL must be an http(s) URL' })
+  AGENT_RUNTIME_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'AGENT_RUNTIME_SECRET must be at least 16 characters' })
+  AGENT_RUNTIME_SECRET?: string;
+
+  @IsInt()
+  @Min(1000)
+  RUN_TIMEOUT_MS: number = 3_600_000;
+
+  @IsInt()
+  @Min(100)
+  RUN_PAUSE_AFTER_MS: number = 900_000;
+
+  @IsInt()
+  @Min(0)
+  @Max(60_000)
+  BUILTIN_RUNTIME_STEP_MS: number = 200;
+
+  /** Runs executed at once by one runs-service process. */
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  RUN_WORKER_CONCURRENCY: number = 20;
 }

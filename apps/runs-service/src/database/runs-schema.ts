@@ -1,7 +1,10 @@
-import { SchemaDefinition } from '@aas/platform';
+import { OutboxEventEntity, SchemaDefinition } from '@aas/platform';
+import { RunEventEntity } from '../runs/run-event.entity';
+import { RunEntity } from '../runs/run.entity';
+import { CreateRuns1763870000000 } from './migrations/1763870000000-create-runs';
 
 export const RUNS_SCHEMA: SchemaDefinition = {
   schema: 'runs',
-  entities: [],
-  migrations: [],
+  entities: [RunEntity, RunEventEntity, OutboxEventEntity],
+  migrations: [CreateRuns1763870000000],
 };

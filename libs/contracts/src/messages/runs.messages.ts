@@ -57,3 +57,20 @@ export class RunEventsMessage extends RunEventsQuery {
   @MaxLength(256)
   run_id!: string;
 }
+
+/** runs-service asks agents-service for what a run needs of its agent. */
+export class AgentContextMessage {
+  @IsUUID()
+  user_id!: string;
+
+  @IsString()
+  @MaxLength(256)
+  agent_id!: string;
+}
+
+export interface AgentContext {
+  agent_id: string;
+  user_email: string;
+  deployment_state: 'deployed' | 'not_deployed';
+  instructions: { content: string; plan_steps: unknown[] | null } | null;
+}

@@ -1,0 +1,121 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
+import {
+  CancelRunRequest,
+  ListRunsQuery,
+  RunEventsQuery,
+  RunEventsResponse,
+  RunListResponse,
+  RunResponse,
+  RunsPatterns,
+  StartRunRequest,
+  SuccessResponse,
+} from '@aas/contracts';
+import { ServiceClient } from '@aas/platform';
+import { CallerId, RequestId } from '../auth/caller';
+import { ApiProblems } from '../openapi/api-problems.decorator';
+
+@ApiTags('Runs')
+@ApiParam({ name: 'agent_id', format: 'uuid' })
+@Controller('v1/agents/:agent_id/runs')
+export class RunsController {
+  constructor(private readonly services: ServiceClient) {}
+
+  @Get()
+  @ApiOperation({ summary: "List an agent's runs, newest first, with filters" })
+  @ApiOkResponse({ type: RunListResponse })
+  @ApiProblems(400, 401, 404)
+  list(
+    @CallerId() userId: string,
+    @RequestId() requestId: string,
+    @Param('agent_id') agentId: string,
+    @Query() query: ListRunsQuery,
+  ): Promise<RunListResponse> {
+    return this.services.request(RunsPatterns.ListRuns, { ...query, user_id: userId, agent_id: agentId }, requestId);
+  }
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Start a run; it is queued and executed by a runs worker' })
+  @ApiCreatedResponse({ type: RunResponse })
+  @ApiProblems(400, 401, 404)
+  start(
+    @CallerId() userId: string,
+    @RequestId() requestId: string,
+    @Param('agent_id') agentId: string,
+    @Body() body: StartRunRequest,
+  ): Promise<RunResponse> {
+    return this.services.request(RunsPatterns.StartRun, { ...body, user_id: userId, agent_id: agentId }, requestId);
+  }
+
+  @Get(':run_id')
+  @ApiOperation({ summary: 'One run' })
+  @ApiOkResponse({ type: RunResponse })
+  @ApiProblems(401, 404)
+  get(
+    @CallerId() userId: string,
+    @RequestId() requestId: string,
+    @Param('agent_id') agentId: string,
+    @Param('run_id') runId: string,
+  ): Promise<RunResponse> {
+    return this.services.request(RunsPatterns.GetRun, { user_id: userId, agent_id: agentId, run_id: runId }, requestId);
+  }
+
+  @Delete(':run_id')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a run and its events; a running run is cancelled first' })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiProblems(401, 404)
+  async delete(
+    @CallerId() userId: string,
+    @RequestId() requestId: string,
+    @Param('agent_id') agentId: string,
+    @Param('run_id') runId: string,
+  ): Promise<void> {
+    await this.services.request(RunsPatterns.DeleteRun, { user_id: userId, agent_id: agentId, run_id: runId }, requestId);
+  }
+
+  @Post(':run_id/cancel')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Cancel a run; cancelling a finished run changes nothing and is not an error' })
+  @ApiOkResponse({ type: SuccessResponse })
+  @ApiProblems(400, 401, 404)
+  cancel(
+    @CallerId() userId: string,
+    @RequestId() requestId: string,
+    @Param('agent_id') agentId: string,
+    @Param('run_id') runId: string,
+    @Body() body: CancelRunRequest = {},
+  ): Promise<SuccessResponse> {
+    return this.services.request(
+      RunsPatterns.CancelRun,
+      { ...body, user_id: userId, agent_id: agentId, run_id: runId },
+      requestId,
+    );
+  }
+
+  @Get(':run_id/events')
+  @ApiOperation({ summary: "A run's recorded events in index order" })
+  @ApiOkResponse({ type: RunEventsResponse })
+  @ApiProblems(400, 401, 404)
+  events(
+    @CallerId() userId: string,
+    @RequestId() requestId: string,
+    @Param('agent_id') agentId: string,
+    @Param('run_id') runId: string,
+    @Query() query: RunEventsQuery,
+  ): Promise<RunEventsResponse> {
+    return this.services.request(
+      RunsPatterns.ListRunEvents,
+      { ...query, user_id: userId, agent_id: agentId, run_id: runId },
+      requestId,
+    );
+  }
+}

@@ -1,0 +1,22 @@
+import { RuntimeLine } from './runtime-line';
+
+/** The dispatch body of runtime-protocol.md. */
+export interface RunDispatch {
+  run_id: string;
+  agent_id: string;
+  run_number: number;
+  run_mode: 'build' | 'run';
+  user_message: string | null;
+  trigger_kind: string;
+  instructions: { content: string; plan_steps: unknown[] | null } | null;
+}
+
+/** Executes a run, yielding protocol lines until it ends; aborting `signal` ends it at once. */
+export interface AgentRuntime {
+  execute(dispatch: RunDispatch, signal: AbortSignal): AsyncIterable<RuntimeLine>;
+}
+
+export const AGENT_RUNTIME = Symbol('AGENT_RUNTIME');
+
+/** The runtime broke the protocol or could not be reached; the run ends in error with this reason. */
+export class RuntimeFailure extends Error {}

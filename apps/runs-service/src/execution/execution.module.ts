@@ -1,0 +1,34 @@
+import { BullModule } from '@nestjs/bullmq';
+import { Module } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { QueueNames } from '@aas/contracts';
+import { RunsEnv } from '../config/runs.env';
+import { AGENT_RUNTIME, AgentRuntime } from './agent-runtime';
+import { BuiltinRuntime } from './builtin-runtime';
+import { CancelSignals } from './cancel-signals';
+import { HttpRuntime } from './http-runtime';
+import { RunExecutionProcessor } from './run-execution.processor';
+import { RunExecutor } from './run-executor';
+import { RunRecorder } from './run-recorder';
+
+@Module({
+  imports: [BullModule.registerQueue({ name: QueueNames.RunsExecution })],
+  providers: [
+    {
+      provide: AGENT_RUNTIME,
+      inject: [ConfigService],
+      useFactory: (config: ConfigService<RunsEnv, true>): AgentRuntime => {
+        const url = config.get('AGENT_RUNTIME_URL', { infer: true });
+        return url
+          ? new HttpRuntime(url, config.get('AGENT_RUNTIME_SECRET', { infer: true }))
+          : new BuiltinRuntime(config.get('BUILTIN_RUNTIME_STEP_MS', { infer: true }));
+      },
+    },
+    CancelSignals,
+    RunRecorder,
+    RunExecutor,
+    RunExecutionProcessor,
+  ],
+  exports: [CancelSignals, RunRecorder],
+})
+export class ExecutionModule {}

@@ -1,0 +1,59 @@
+import { createHmac } from 'node:crypto';
+import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { AgentRuntime, RunDispatch, RuntimeFailure } from './agent-runtime';
+import { RuntimeLine, isRuntimeLine } from './runtime-line';
+
+/** `sha256=` + hex HMAC-SHA256 of the raw body, as the dispatch's X-Service-Signature. */
+export function signDispatch(secret: string, body: string): string {
+  return `sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`;
+}
+
+/** An external runtime: one POST per run, answered with an NDJSON stream of protocol lines. */
+export class HttpRuntime implements AgentRuntime {
+  constructor(
+    private readonly url: string,
+    private readonly secret: string | undefined,
+  ) {}
+
+  async *execute(dispatch: RunDispatch, signal: AbortSignal): AsyncIterable<RuntimeLine> {
+    const body = JSON.stringify(dispatch);
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/x-ndjson',
+      'x-run-id': dispatch.run_id,
+    };
+    if (this.secret) headers['x-service-signature'] = signDispatch(this.secret, body);
+    const response = await this.post(body, headers, signal);
+    if (!response.ok || !response.body) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new RuntimeFailure(`the runtime answered HTTP ${response.status}`);
+    }
+    const lines = createInterface({ input: Readable.fromWeb(response.body as WebReadableStream), crlfDelay: Infinity });
+    for await (const text of lines) {
+      if (text.trim() === '') continue;
+      yield parseLine(text);
+    }
+  }
+
+  private async post(body: string, headers: Record<string, string>, signal: AbortSignal): Promise<Response> {
+    try {
+      return await fetch(this.url, { method: 'POST', body, headers, signal, redirect: 'error' });
+    } catch (error) {
+      if (signal.aborted) throw error;
+      throw new RuntimeFailure(`the runtime could not be reached: ${(error as Error).message}`);
+    }
+  }
+}
+
+function parseLine(text: string): RuntimeLine {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new RuntimeFailure('the runtime sent a line that is not JSON');
+  }
+  if (!isRuntimeLine(value)) throw new RuntimeFailure('the runtime sent a line that is not a JSON object with a string type');
+  return value;
+}

@@ -1,0 +1,30 @@
+import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { OnApplicationBootstrap } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { QueueNames, RunQueuedEvent } from '@aas/contracts';
+import { Job } from 'bullmq';
+import { RunsEnv } from '../config/runs.env';
+import { RunExecutor } from './run-executor';
+
+/**
+ * Runs queued runs. BullMQ hands each job to one worker and gives a job whose
+ * worker died to another after the stall interval; the executor then ends that
+ * run in error rather than leaving it in progress.
+ */
+@Processor(QueueNames.RunsExecution)
+export class RunExecutionProcessor extends WorkerHost implements OnApplicationBootstrap {
+  constructor(
+    private readonly executor: RunExecutor,
+    private readonly config: ConfigService<RunsEnv, true>,
+  ) {
+    super();
+  }
+
+  onApplicationBootstrap(): void {
+    this.worker.concurrency = this.config.get('RUN_WORKER_CONCURRENCY', { infer: true });
+  }
+
+  async process(job: Job<RunQueuedEvent>): Promise<void> {
+    await this.executor.execute(job.data.run_id);
+  }
+}

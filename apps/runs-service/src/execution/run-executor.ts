@@ -1,0 +1,127 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { AgentContext, AgentsPatterns } from '@aas/contracts';
+import { ServiceClient } from '@aas/platform';
+import { DataSource } from 'typeorm';
+import { RunsEnv } from '../config/runs.env';
+import { RunEntity } from '../runs/run.entity';
+import { AGENT_RUNTIME, AgentRuntime, RunDispatch, RuntimeFailure } from './agent-runtime';
+import { CancelSignals } from './cancel-signals';
+import { RecordResult, RunRecorder } from './run-recorder';
+import { fail, pause, start, transitionFor } from './run-transition';
+import { RuntimeLine } from './runtime-line';
+
+const TIMED_OUT = 'timeout';
+
+/** Executes one run through the agent runtime protocol, from event 0 to a final state. */
+@Injectable()
+export class RunExecutor {
+  private readonly logger = new Logger(RunExecutor.name);
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(AGENT_RUNTIME) private readonly runtime: AgentRuntime,
+    private readonly recorder: RunRecorder,
+    private readonly cancels: CancelSignals,
+    private readonly services: ServiceClient,
+    private readonly config: ConfigService<RunsEnv, true>,
+  ) {}
+
+  async execute(runId: string): Promise<void> {
+    const run = await this.dataSource.manager.findOneBy(RunEntity, { id: runId });
+    if (!run || run.isFinished) return;
+    if (Number(run.eventCount) > 0) {
+      // Its worker died mid-run: the runtime's side effects cannot be replayed safely, so it ends in error.
+      await this.recorder.apply(run.id, (state) => fail(state, 'execution was interrupted (its worker stopped); not retried'));
+      return;
+    }
+    const context = await this.services.request<AgentContext>(AgentsPatterns.GetAgentForRun, {
+      user_id: run.userId,
+      agent_id: run.agentId,
+    });
+    if ((await this.recorder.apply(run.id, start)) === 'ignored') return;
+    await this.drive(run, dispatchFor(run, context));
+  }
+
+  private async drive(run: RunEntity, dispatch: RunDispatch): Promise<void> {
+    const controller = new AbortController();
+    const unregister = this.cancels.register(run.id, controller);
+    const timeout = setTimeout(() => controller.abort(TIMED_OUT), this.config.get('RUN_TIMEOUT_MS', { infer: true }));
+    const pauseTimer = new PauseTimer(this.config.get('RUN_PAUSE_AFTER_MS', { infer: true }), () =>
+      void this.recorder.apply(run.id, (state) => pause(state)),
+    );
+    try {
+      for await (const line of this.runtime.execute(dispatch, controller.signal)) {
+        pauseTimer.onLine(line);
+        if ((await this.recordLine(run, line)) !== 'recorded') return;
+      }
+      await this.recorder.apply(run.id, (state) => fail(state, 'the runtime closed the stream without a terminal line'));
+    } catch (error) {
+      await this.recordFailure(run.id, controller.signal, error);
+    } finally {
+      pauseTimer.stop();
+      clearTimeout(timeout);
+      unregister();
+      controller.abort('done');
+    }
+  }
+
+  private async recordLine(run: RunEntity, line: RuntimeLine): Promise<RecordResult> {
+    const result = await this.recorder.apply(run.id, (state) => transitionFor(state, line));
+    if (result !== 'ignored' && line.type === 'instructions' && typeof line.content === 'string') {
+      await this.services.request(AgentsPatterns.PutInstructions, {
+        user_id: run.userId,
+        agent_id: run.agentId,
+        content: line.content,
+        ...(Array.isArray(line.plan_steps) ? { plan_steps: line.plan_steps } : {}),
+        source_type: 'builder',
+        source_id: run.id,
+      });
+    }
+    return result;
+  }
+
+  private async recordFailure(runId: string, signal: AbortSignal, error: unknown): Promise<void> {
+    if (signal.aborted && signal.reason === 'cancelled') return; // the cancel already finished the run
+    const reason =
+      signal.aborted && signal.reason === TIMED_OUT
+        ? `the run exceeded RUN_TIMEOUT_MS (${this.config.get('RUN_TIMEOUT_MS', { infer: true })} ms)`
+        : error instanceof RuntimeFailure
+          ? error.message
+          : `the run failed: ${(error as Error).message}`;
+    if (!(error instanceof RuntimeFailure)) this.logger.warn({ run_id: runId, err: error }, 'run execution failed');
+    await this.recorder.apply(runId, (state) => fail(state, reason));
+  }
+}
+
+function dispatchFor(run: RunEntity, context: AgentContext): RunDispatch {
+  return {
+    run_id: run.id,
+    agent_id: run.agentId,
+    run_number: run.runNumber,
+    run_mode: run.runMode,
+    user_message: run.goal,
+    trigger_kind: run.triggerKind,
+    instructions: context.instructions,
+  };
+}
+
+/** runtime-protocol.md: a run waiting for input longer than RUN_PAUSE_AFTER_MS becomes paused. */
+class PauseTimer {
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly afterMs: number,
+    private readonly onPause: () => void,
+  ) {}
+
+  onLine(line: RuntimeLine): void {
+    this.stop();
+    if (line.type === 'waiting_for_input') this.timer = setTimeout(this.onPause, this.afterMs);
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+  }
+}

@@ -1,0 +1,107 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { EventNames, RunLifecycleEvent, RunProgressEvent } from '@aas/contracts';
+import { OutboxRelay, recordEvent } from '@aas/platform';
+import { DataSource, EntityManager } from 'typeorm';
+import { RunEntity } from '../runs/run.entity';
+import { RunState, RunTransition } from './run-transition';
+
+/** `ignored`: the run was already finished; `finished`: this change finished it; `recorded`: it runs on. */
+export type RecordResult = 'ignored' | 'recorded' | 'finished';
+
+/**
+ * Records run events and state changes, each with its lifecycle and progress
+ * events, in one transaction on the locked run row. Once a run is finished
+ * nothing more is recorded: lines that arrive after a cancel are ignored.
+ */
+@Injectable()
+export class RunRecorder {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly outbox: OutboxRelay,
+  ) {}
+
+  async apply(runId: string, makeTransition: (state: RunState) => RunTransition): Promise<RecordResult> {
+    const result = await this.dataSource.transaction(async (manager) => {
+      const run = await manager.findOne(RunEntity, { where: { id: runId }, lock: { mode: 'pessimistic_write' } });
+      if (!run || run.isFinished) return { result: 'ignored' as const, published: false };
+      const transition = makeTransition(stateOf(run));
+      await this.write(manager, run, transition);
+      return { result: run.isFinished ? ('finished' as const) : ('recorded' as const), published: true } as const;
+    });
+    if (result.published) this.outbox.kick();
+    return result.result;
+  }
+
+  private async write(manager: EntityManager, run: RunEntity, t: RunTransition): Promise<void> {
+    const now = new Date();
+    const index = Number(run.eventCount);
+    const eventJson = JSON.stringify(t.event);
+    await manager.query('INSERT INTO run_events (run_id, event_index, recorded_at, event) VALUES ($1, $2, $3, $4::jsonb)', [
+      run.id,
+      index,
+      now,
+      eventJson,
+    ]);
+    const bytes = Buffer.byteLength(eventJson, 'utf8');
+    const before = stateOf(run);
+    Object.assign(run, {
+      status: t.next.status,
+      isFinished: t.next.isFinished,
+      isPaused: t.next.isPaused,
+      hasPendingInput: t.next.hasPendingInput,
+      eventCount: String(index + 1),
+      eventBytes: String(Number(run.eventBytes) + bytes),
+      stepCount: String(Number(run.stepCount) + t.stepDelta),
+      lastEventAt: now,
+      outcome: t.outcome ?? run.outcome,
+      summary: t.summary ?? run.summary,
+      wroteInstructions: run.wroteInstructions || t.instructions !== undefined,
+      finishedAt: t.next.isFinished && !before.isFinished ? now : run.finishedAt,
+    });
+    await manager.save(run);
+    if (t.lifecycle) await recordEvent(manager, t.lifecycle, lifecycleEvent(run, t, now));
+    if (t.lifecycle || t.chatMessage !== undefined || before.hasPendingInput !== t.next.hasPendingInput || index === 0) {
+      await recordEvent(manager, EventNames.RunProgress, progressEvent(run, index, t, now));
+    }
+  }
+}
+
+export function stateOf(run: RunEntity): RunState {
+  return { status: run.status, isFinished: run.isFinished, isPaused: run.isPaused, hasPendingInput: run.hasPendingInput };
+}
+
+function lifecycleEvent(run: RunEntity, t: RunTransition, now: Date): RunLifecycleEvent {
+  const event: RunLifecycleEvent = {
+    event: t.lifecycle!,
+    run_id: run.id,
+    agent_id: run.agentId,
+    user_id: run.userId,
+    status: run.status,
+    run_kind: run.runKind,
+    schedule_agent_id: run.scheduleAgentId,
+    timestamp: now.toISOString(),
+  };
+  if (t.lifecycle === EventNames.RunCompleted && run.outcome) event.outcome = run.outcome;
+  if (run.isFinished && run.finishedAt) event.finished_at = run.finishedAt.toISOString();
+  return event;
+}
+
+function progressEvent(run: RunEntity, seq: number, t: RunTransition, now: Date): RunProgressEvent {
+  const event: RunProgressEvent = {
+    run_id: run.id,
+    agent_id: run.agentId,
+    user_id: run.userId,
+    run_number: run.runNumber,
+    run_mode: run.runMode,
+    seq,
+    status: run.status,
+    is_finished: run.isFinished,
+    has_pending_input: run.hasPendingInput,
+    policy_type: run.policyType,
+    at: now.toISOString(),
+  };
+  if (t.chatMessage !== undefined) event.last_chat_message = t.chatMessage;
+  if (run.runMode === 'build' && run.status === 'completed' && run.outcome === 'success') event.deployed_at = now.toISOString();
+  return event;
+}

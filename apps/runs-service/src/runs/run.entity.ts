@@ -1,0 +1,85 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+@Entity({ name: 'runs' })
+export class RunEntity {
+  @PrimaryColumn({ type: 'uuid' })
+  id!: string;
+
+  @Column({ name: 'agent_id', type: 'uuid' })
+  agentId!: string;
+
+  @Column({ name: 'user_id', type: 'uuid' })
+  userId!: string;
+
+  @Column({ name: 'user_email', type: 'text', nullable: true })
+  userEmail!: string | null;
+
+  @Column({ name: 'run_number', type: 'integer' })
+  runNumber!: number;
+
+  @Column({ name: 'run_mode', type: 'text' })
+  runMode!: 'build' | 'run';
+
+  @Column({ name: 'run_kind', type: 'text' })
+  runKind!: string;
+
+  @Column({ name: 'trigger_kind', type: 'text' })
+  triggerKind!: string;
+
+  @Column({ type: 'text' })
+  status!: string;
+
+  @Column({ type: 'text', nullable: true })
+  outcome!: string | null;
+
+  @Column({ name: 'is_finished', type: 'boolean' })
+  isFinished!: boolean;
+
+  @Column({ name: 'is_paused', type: 'boolean' })
+  isPaused!: boolean;
+
+  @Column({ name: 'has_pending_input', type: 'boolean' })
+  hasPendingInput!: boolean;
+
+  @Column({ type: 'text', nullable: true })
+  goal!: string | null;
+
+  @Column({ name: 'policy_model', type: 'text', nullable: true })
+  policyModel!: string | null;
+
+  @Column({ name: 'policy_type', type: 'text', nullable: true })
+  policyType!: string | null;
+
+  @Column({ name: 'schedule_agent_id', type: 'text', nullable: true })
+  scheduleAgentId!: string | null;
+
+  @Column({ name: 'webhook_subscription_id', type: 'text', nullable: true })
+  webhookSubscriptionId!: string | null;
+
+  @Column({ name: 'wrote_instructions', type: 'boolean' })
+  wroteInstructions!: boolean;
+
+  @Column({ type: 'text', nullable: true })
+  summary!: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  title!: string | null;
+
+  @Column({ name: 'event_count', type: 'bigint' })
+  eventCount!: string;
+
+  @Column({ name: 'event_bytes', type: 'bigint' })
+  eventBytes!: string;
+
+  @Column({ name: 'step_count', type: 'bigint' })
+  stepCount!: string;
+
+  @Column({ name: 'started_at', type: 'timestamptz' })
+  startedAt!: Date;
+
+  @Column({ name: 'last_event_at', type: 'timestamptz' })
+  lastEventAt!: Date;
+
+  @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
+  finishedAt!: Date | null;
+}

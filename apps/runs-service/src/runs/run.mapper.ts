@@ -1,0 +1,59 @@
+import { RunDto, RunEventItem, RunStatus, RunSummaryDto } from '@aas/contracts';
+import { RunEventEntity } from './run-event.entity';
+import { RunEntity } from './run.entity';
+
+export function toRunDto(run: RunEntity): RunDto {
+  const dto: RunDto = {
+    run_id: run.id,
+    agent_id: run.agentId,
+    run_number: run.runNumber,
+    started_at: run.startedAt.toISOString(),
+    last_event_at: run.lastEventAt.toISOString(),
+    event_count: Number(run.eventCount),
+    event_bytes: Number(run.eventBytes),
+    step_count: Number(run.stepCount),
+    is_finished: run.isFinished,
+    is_paused: run.isPaused,
+    status: run.status as RunStatus,
+    goal: run.goal,
+    policy_model: run.policyModel,
+    policy_type: run.policyType,
+    run_kind: run.runKind,
+    schedule_agent_id: run.scheduleAgentId,
+    webhook_subscription_id: run.webhookSubscriptionId,
+    user_id: run.userId,
+    user_email: run.userEmail,
+    wrote_instructions: run.wroteInstructions,
+  };
+  if (run.finishedAt) dto.finished_at = run.finishedAt.toISOString();
+  return dto;
+}
+
+export function toRunSummary(run: RunEntity): RunSummaryDto {
+  return {
+    run_id: run.id,
+    run_number: run.runNumber,
+    started_at: run.startedAt.toISOString(),
+    is_finished: run.isFinished,
+    is_paused: run.isPaused,
+    tool_icons: [],
+    total_action_count: Number(run.stepCount),
+    attention_reason: run.hasPendingInput ? 'waiting_for_input' : null,
+    outcome: run.outcome,
+    run_phase: run.status,
+    run_kind: run.runKind,
+    trigger_kind: run.triggerKind,
+    summary: run.summary,
+    title: run.title,
+    policy_model: run.policyModel,
+    policy_type: run.policyType,
+    schedule_agent_id: run.scheduleAgentId,
+    webhook_subscription_id: run.webhookSubscriptionId,
+    credits_consumed: null,
+    wrote_instructions: run.wroteInstructions,
+  };
+}
+
+export function toRunEventItem(event: RunEventEntity): RunEventItem {
+  return { event_index: Number(event.eventIndex), recorded_at: event.recordedAt.toISOString(), event: event.event };
+}

@@ -1,0 +1,199 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import {
+  AgentContext,
+  AgentsPatterns,
+  EventNames,
+  ListRunsMessage,
+  RUN_EVENTS_DEFAULT_LIMIT,
+  RUN_LIST_DEFAULT_PAGE_SIZE,
+  RunDto,
+  RunEventsMessage,
+  RunEventsResponse,
+  RunListResponse,
+  RunQueuedEvent,
+  StartRunMessage,
+  SuccessResponse,
+} from '@aas/contracts';
+import { OutboxRelay, ServiceClient, recordEvent } from '@aas/platform';
+import { ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
+import { isUUID } from 'class-validator';
+import { randomUUID } from 'node:crypto';
+import { Brackets, DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { CancelSignals } from '../execution/cancel-signals';
+import { RunRecorder } from '../execution/run-recorder';
+import { stop } from '../execution/run-transition';
+import { RunEventEntity } from './run-event.entity';
+import { RunEntity } from './run.entity';
+import { toRunDto, toRunEventItem, toRunSummary } from './run.mapper';
+
+export interface RunTrigger {
+  runKind: 'api' | 'schedule';
+  scheduleAgentId: string | null;
+}
+
+@Injectable()
+export class RunsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly services: ServiceClient,
+    private readonly outbox: OutboxRelay,
+    private readonly recorder: RunRecorder,
+    private readonly cancels: CancelSignals,
+  ) {}
+
+  /**
+   * Accepts a run: numbered, stored and queued for a worker in one
+   * transaction (the queueing goes through the outbox), so an accepted run is
+   * never lost and never left unqueued.
+   */
+  async start(message: StartRunMessage, trigger: RunTrigger = { runKind: 'api', scheduleAgentId: null }): Promise<RunDto> {
+    const agent = await this.agentContext(message.user_id, message.agent_id);
+    const runMode = message.run_mode ?? 'run';
+    if (runMode === 'run' && agent.deployment_state !== 'deployed' && !message.skip_deploy_check) {
+      throw new ValidationFailedError(
+        'The agent is not deployed: complete a build run first (run_mode build), or pass skip_deploy_check',
+      );
+    }
+    const run = await this.dataSource.transaction(async (manager) => {
+      const [{ last_run_number: runNumber }] = await manager.query(
+        `INSERT INTO agent_run_counters (agent_id, last_run_number) VALUES ($1, 1)
+         ON CONFLICT (agent_id) DO UPDATE SET last_run_number = agent_run_counters.last_run_number + 1
+         RETURNING last_run_number`,
+        [agent.agent_id],
+      );
+      const now = new Date();
+      const created = await manager.save(
+        manager.create(RunEntity, {
+          id: randomUUID(),
+          agentId: agent.agent_id,
+          userId: message.user_id,
+          userEmail: agent.user_email,
+          runNumber,
+          runMode,
+          runKind: trigger.runKind,
+          triggerKind: trigger.runKind,
+          status: 'in_progress',
+          outcome: null,
+          isFinished: false,
+          isPaused: false,
+          hasPendingInput: false,
+          goal: message.user_message ?? null,
+          policyModel: null,
+          policyType: runMode === 'build' ? 'builder' : 'runner',
+          scheduleAgentId: trigger.scheduleAgentId,
+          webhookSubscriptionId: null,
+          wroteInstructions: false,
+          summary: null,
+          title: null,
+          eventCount: '0',
+          eventBytes: '0',
+          stepCount: '0',
+          startedAt: now,
+          lastEventAt: now,
+          finishedAt: null,
+        }),
+      );
+      const queued: RunQueuedEvent = { run_id: created.id };
+      await recordEvent(manager, EventNames.RunQueued, queued);
+      return created;
+    });
+    this.outbox.kick();
+    return toRunDto(run);
+  }
+
+  /** Newest first; `page` is 1-based (0 counts as 1), `page_size` 0 means the default. */
+  async list(message: ListRunsMessage): Promise<RunListResponse> {
+    await this.agentContext(message.user_id, message.agent_id);
+    const page = Math.max(message.page ?? 1, 1);
+    const pageSize = message.page_size || RUN_LIST_DEFAULT_PAGE_SIZE;
+    const query = this.filtered(message);
+    const [runs, total] = await query
+      .orderBy('r.started_at', 'DESC')
+      .addOrderBy('r.run_number', 'DESC')
+      .skip((page - 1) * pageSize)
+      .take(pageSize)
+      .getManyAndCount();
+    return {
+      runs: runs.map(toRunDto),
+      total_runs: total,
+      page,
+      page_size: pageSize,
+      all_run_summaries: runs.map(toRunSummary),
+    };
+  }
+
+  async get(userId: string, agentId: string, runId: string): Promise<RunDto> {
+    return toRunDto(await this.find(this.dataSource.manager, userId, agentId, runId));
+  }
+
+  /** In index order; `after_index` is exclusive, `limit` 0 or absent means the default. */
+  async events(message: RunEventsMessage): Promise<RunEventsResponse> {
+    const run = await this.find(this.dataSource.manager, message.user_id, message.agent_id, message.run_id);
+    const query = this.dataSource.manager
+      .createQueryBuilder(RunEventEntity, 'e')
+      .where('e.run_id = :runId', { runId: run.id })
+      .orderBy('e.event_index', 'ASC')
+      .limit(message.limit || RUN_EVENTS_DEFAULT_LIMIT);
+    if (message.after_index !== undefined) query.andWhere('e.event_index > :after', { after: message.after_index });
+    const events = await query.getMany();
+    return { events: events.map(toRunEventItem), total_count: Number(run.eventCount) };
+  }
+
+  /** Stops a running run (wherever it executes); a finished run is left as it is, which is not an error. */
+  async cancel(userId: string, agentId: string, runId: string, reason: string | null): Promise<SuccessResponse> {
+    const run = await this.find(this.dataSource.manager, userId, agentId, runId);
+    const result = await this.recorder.apply(run.id, (state) => stop(state, reason));
+    await this.cancels.signal(run.id);
+    return result === 'ignored'
+      ? { success: true, error: `Run ${run.id} had already finished (${run.status}); nothing to cancel` }
+      : { success: true, error: null };
+  }
+
+  /** Deletes a run with its events, cancelling it first if it is still running. */
+  async delete(userId: string, agentId: string, runId: string): Promise<void> {
+    const run = await this.find(this.dataSource.manager, userId, agentId, runId);
+    if (!run.isFinished) await this.cancel(userId, agentId, runId, 'run deleted');
+    await this.dataSource.manager.delete(RunEntity, { id: run.id });
+  }
+
+  private filtered(message: ListRunsMessage): SelectQueryBuilder<RunEntity> {
+    const q = this.dataSource.manager
+      .createQueryBuilder(RunEntity, 'r')
+      .where('r.agent_id = :agentId AND r.user_id = :userId', { agentId: message.agent_id, userId: message.user_id });
+    if (message.filter_status === 'finished') q.andWhere('r.is_finished');
+    else if (message.filter_status) q.andWhere('r.status = :status', { status: message.filter_status });
+    if (message.filter_run_id !== undefined) {
+      if (!isUUID(message.filter_run_id)) q.andWhere('false');
+      else q.andWhere('r.id = :runId', { runId: message.filter_run_id });
+    }
+    if (message.filter_started_after) q.andWhere('r.started_at >= :after', { after: message.filter_started_after });
+    if (message.filter_started_before) q.andWhere('r.started_at <= :before', { before: message.filter_started_before });
+    if (message.filter_policy_type) q.andWhere('r.policy_type = :policyType', { policyType: message.filter_policy_type });
+    if (message.filter_policy_group) {
+      q.andWhere('r.run_mode = :mode', { mode: message.filter_policy_group === 'builder' ? 'build' : 'run' });
+    }
+    if (message.filter_user_email) q.andWhere('lower(r.user_email) = lower(:email)', { email: message.filter_user_email });
+    if (message.filter_goal) {
+      q.andWhere(
+        new Brackets((b) => b.where(`r.goal ILIKE :goal ESCAPE '\\'`, { goal: `%${escapeLike(message.filter_goal!)}%` })),
+      );
+    }
+    return q;
+  }
+
+  private async find(manager: EntityManager, userId: string, agentId: string, runId: string): Promise<RunEntity> {
+    const run =
+      isUUID(runId) && isUUID(agentId) ? await manager.findOneBy(RunEntity, { id: runId, agentId, userId }) : null;
+    if (!run) throw new ResourceNotFoundError('Run', runId);
+    return run;
+  }
+
+  private agentContext(userId: string, agentId: string): Promise<AgentContext> {
+    return this.services.request<AgentContext>(AgentsPatterns.GetAgentForRun, { user_id: userId, agent_id: agentId });
+  }
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}

@@ -1,0 +1,2 @@
+export * from './service-client';
+export * from './service-client.module';

@@ -1,0 +1,211 @@
+import { createHash } from 'node:crypto';
+import { ApiKeysService } from '../apps/agents-service/src/api-keys/api-keys.service';
+import { UsersService } from '../apps/agents-service/src/users/users.service';
+import { expectProblem, http } from './support/http';
+import { TestSystem } from './support/test-system';
+
+const KEY = 'runs-bootstrap-key-0123456789abc';
+
+describe('Runs through the gateway (built-in runtime)', () => {
+  let system: TestSystem;
+  let base: string;
+
+  beforeAll(async () => {
+    system = await TestSystem.start({ bootstrapApiKey: KEY, runsEnv: { BUILTIN_RUNTIME_STEP_MS: '20' } });
+    base = system.url();
+  });
+  afterAll(() => system.stop());
+
+  const newAgent = async () => (await http(base, 'POST', '/v1/agents', { key: KEY, body: {} })).body.agent.agent_id as string;
+  const getRun = async (agentId: string, runId: string) =>
+    (await http(base, 'GET', `/v1/agents/${agentId}/runs/${runId}`, { key: KEY })).body.run;
+
+  async function finished(agentId: string, runId: string) {
+    const until = Date.now() + 15_000;
+    for (;;) {
+      const run = await getRun(agentId, runId);
+      if (run.is_finished) return run;
+      if (Date.now() > until) throw new Error(`run ${runId} did not finish: ${JSON.stringify(run)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
+    const until = Date.now() + 10_000;
+    for (;;) {
+      const value = await read();
+      if (ok(value)) return value;
+      if (Date.now() > until) throw new Error(`condition not met: ${JSON.stringify(value)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  async function deployedAgent(): Promise<string> {
+    const agentId = await newAgent();
+    const build = await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body: { run_mode: 'build' } });
+    await finished(agentId, build.body.run.run_id);
+    await eventually(
+      async () => (await http(base, 'GET', `/v1/agents/${agentId}`, { key: KEY })).body.agent,
+      (a) => a.deployment_state === 'deployed',
+    );
+    return agentId;
+  }
+
+  it('refuses a run-mode run of an undeployed agent unless the deploy check is skipped', async () => {
+    const agentId = await newAgent();
+    expectProblem(await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body: {} }), 400);
+    const res = await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body: { skip_deploy_check: true } });
+    expect(res.status).toBe(201);
+    expect(res.body.run).toMatchObject({ agent_id: agentId, run_number: 1, status: 'in_progress', is_finished: false, is_paused: false });
+    expect(res.body.run).not.toHaveProperty('finished_at');
+  });
+
+  it('a build run deploys the agent, writes its instructions and updates its run summary', async () => {
+    const agentId = await newAgent();
+    const start = await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body: { run_mode: 'build', user_message: 'set it up' } });
+    expect(start.status).toBe(201);
+    const run = await finished(agentId, start.body.run.run_id);
+    expect(run).toMatchObject({ status: 'completed', wrote_instructions: true, goal: 'set it up' });
+    expect(typeof run.finished_at).toBe('string');
+
+    const agent = await eventually(
+      async () => (await http(base, 'GET', `/v1/agents/${agentId}`, { key: KEY })).body.agent,
+      (a) => a.deployment_state === 'deployed' && a.latest_run_is_finished === true,
+    );
+    expect(agent).toMatchObject({
+      has_runs: true,
+      latest_run_id: run.run_id,
+      latest_run_status: 'completed',
+      latest_build_run_id: run.run_id,
+      active_build_run_id: null,
+    });
+    expect(typeof agent.deployed_at).toBe('string');
+    const instructions = (await http(base, 'GET', `/v1/agents/${agentId}/instructions`, { key: KEY })).body.instructions;
+    expect(instructions.source_id).toBe(run.run_id);
+    expect(instructions.content_hash).toBe(createHash('sha256').update(instructions.content).digest('hex'));
+    const history = (await http(base, 'GET', `/v1/agents/${agentId}/instructions/history`, { key: KEY })).body;
+    expect(history.instruction_versions[0]).toMatchObject({ source_type: 'builder', source_id: run.run_id });
+  });
+
+  it('records event 0 as started, one step per plan step, then completed, with contiguous indices and counters', async () => {
+    const agentId = await deployedAgent();
+    const steps = [0, 1, 2].map((order) => ({ title: `s${order}`, description: 'd', tools: [], order }));
+    await http(base, 'PUT', `/v1/agents/${agentId}/instructions`, { key: KEY, body: { content: 'c', plan_steps: steps } });
+    const start = await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body: {} });
+    const run = await finished(agentId, start.body.run.run_id);
+    const res = await http(base, 'GET', `/v1/agents/${agentId}/runs/${run.run_id}/events`, { key: KEY });
+    expect(res.status).toBe(200);
+    const events = res.body.events;
+    expect(events.map((e: { event_index: number }) => e.event_index)).toEqual(events.map((_: unknown, i: number) => i));
+    expect(Object.keys(events[0]).sort()).toEqual(['event', 'event_index', 'recorded_at']);
+    expect(events[0].event).toEqual({ started: {} });
+    expect(events.filter((e: { event: object }) => 'step' in e.event).map((e: any) => e.event.step.title)).toEqual(['s0', 's1', 's2']);
+    expect(events[events.length - 1].event.completed.outcome).toBe('success');
+    expect(res.body.total_count).toBe(events.length);
+    expect(run).toMatchObject({ status: 'completed', event_count: events.length, step_count: 3 });
+    expect(run.event_bytes).toBeGreaterThan(0);
+
+    const page = await http(base, 'GET', `/v1/agents/${agentId}/runs/${run.run_id}/events?after_index=1&limit=2`, { key: KEY });
+    expect(page.body.events.map((e: { event_index: number }) => e.event_index)).toEqual([2, 3]);
+    expect(page.body.total_count).toBe(events.length);
+
+    const list = await http(base, 'GET', `/v1/agents/${agentId}/runs?filter_run_id=${run.run_id}`, { key: KEY });
+    expect(list.body.all_run_summaries[0]).toMatchObject({ run_id: run.run_id, outcome: 'success', is_finished: true, is_paused: false });
+    expect(list.body.all_run_summaries[0].tool_icons).toEqual([]);
+  });
+
+  it('numbers 20 concurrent starts 1..20 without gaps or repeats', async () => {
+    const agentId = await newAgent();
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body: { skip_deploy_check: true } })),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(20).fill(201));
+    expect(results.map((r) => r.body.run.run_number).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+  });
+
+  it('pages and filters the run list', async () => {
+    const agentId = await deployedAgent();
+    for (const goal of ['alpha task', 'beta task', 'gamma']) {
+      const res = await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body: { user_message: goal } });
+      await finished(agentId, res.body.run.run_id);
+    }
+    const all = await http(base, 'GET', `/v1/agents/${agentId}/runs`, { key: KEY });
+    expect(all.body).toMatchObject({ total_runs: 4, page: 1, page_size: 100 });
+    expect(all.body.runs.map((r: { run_number: number }) => r.run_number)).toEqual([4, 3, 2, 1]);
+    const second = await http(base, 'GET', `/v1/agents/${agentId}/runs?page=2&page_size=3`, { key: KEY });
+    expect(second.body.runs.map((r: { run_number: number }) => r.run_number)).toEqual([1]);
+    expect(second.body.total_runs).toBe(4);
+    const q = async (query: string) =>
+      (await http(base, 'GET', `/v1/agents/${agentId}/runs?${query}`, { key: KEY })).body.runs.map((r: { run_number: number }) => r.run_number);
+    expect(await q('filter_policy_group=builder')).toEqual([1]);
+    expect(await q('filter_policy_group=runner')).toEqual([4, 3, 2]);
+    expect(await q('filter_goal=TASK')).toEqual([3, 2]);
+    expect(await q('filter_status=completed')).toEqual([4, 3, 2, 1]);
+    expect(await q('filter_status=finished')).toEqual([4, 3, 2, 1]);
+    expect(await q('filter_status=in_progress')).toEqual([]);
+    expect(await q(`filter_started_after=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).toEqual([]);
+    expect(await q('filter_user_email=admin@localhost')).toEqual([4, 3, 2, 1]);
+    expectProblem(await http(base, 'GET', `/v1/agents/${agentId}/runs?filter_status=bogus`, { key: KEY }), 400);
+    expectProblem(await http(base, 'GET', `/v1/agents/${agentId}/runs?page_size=-1`, { key: KEY }), 400);
+  });
+
+  describe('with slow steps', () => {
+    let slow: TestSystem;
+    beforeAll(async () => {
+      slow = await TestSystem.start({ bootstrapApiKey: KEY, runsEnv: { BUILTIN_RUNTIME_STEP_MS: '5000' } });
+    });
+    afterAll(() => slow.stop());
+
+    it('cancels a running run, and cancelling it again changes nothing', async () => {
+      const url = slow.url();
+      const agentId = (await http(url, 'POST', '/v1/agents', { key: KEY, body: {} })).body.agent.agent_id;
+      const start = await http(url, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body: { skip_deploy_check: true } });
+      const runId = start.body.run.run_id;
+      await eventually(
+        async () => (await http(url, 'GET', `/v1/agents/${agentId}/runs/${runId}`, { key: KEY })).body.run.event_count,
+        (n) => n >= 1,
+      );
+      const cancel = await http(url, 'POST', `/v1/agents/${agentId}/runs/${runId}/cancel`, { key: KEY, body: { reason: 'enough' } });
+      expect(cancel.body).toEqual({ success: true, error: null });
+      const run = (await http(url, 'GET', `/v1/agents/${agentId}/runs/${runId}`, { key: KEY })).body.run;
+      expect(run).toMatchObject({ status: 'stopped', is_finished: true });
+      const again = await http(url, 'POST', `/v1/agents/${agentId}/runs/${runId}/cancel`, { key: KEY });
+      expect(again.status).toBe(200);
+      expect(again.body.success).toBe(true);
+      expect(typeof again.body.error).toBe('string');
+      const events = (await http(url, 'GET', `/v1/agents/${agentId}/runs/${runId}/events`, { key: KEY })).body.events;
+      expect(events[events.length - 1].event).toEqual({ stopped: { reason: 'enough' } });
+      expect((await http(url, 'GET', `/v1/agents/${agentId}/runs/${runId}`, { key: KEY })).body.run.status).toBe('stopped');
+    });
+
+    it('deletes a running run with its events', async () => {
+      const url = slow.url();
+      const agentId = (await http(url, 'POST', '/v1/agents', { key: KEY, body: {} })).body.agent.agent_id;
+      const runId = (await http(url, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body: { skip_deploy_check: true } })).body.run.run_id;
+      const del = await http(url, 'DELETE', `/v1/agents/${agentId}/runs/${runId}`, { key: KEY });
+      expect(del.status).toBe(204);
+      expect(del.body).toBeUndefined();
+      expectProblem(await http(url, 'GET', `/v1/agents/${agentId}/runs/${runId}`, { key: KEY }), 404);
+      expectProblem(await http(url, 'GET', `/v1/agents/${agentId}/runs/${runId}/events`, { key: KEY }), 404);
+      expectProblem(await http(url, 'DELETE', `/v1/agents/${agentId}/runs/${runId}`, { key: KEY }), 404);
+    });
+  });
+
+  it('answers 404 for unknown agents and runs, malformed ids and other users', async () => {
+    const agentId = await newAgent();
+    const runId = (await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body: { skip_deploy_check: true } })).body.run.run_id;
+    const missing = '00000000-0000-4000-8000-000000000000';
+    expectProblem(await http(base, 'GET', `/v1/agents/${missing}/runs`, { key: KEY }), 404);
+    expectProblem(await http(base, 'POST', `/v1/agents/${missing}/runs`, { key: KEY, body: {} }), 404);
+    expectProblem(await http(base, 'GET', `/v1/agents/not-a-uuid/runs`, { key: KEY }), 404);
+    expectProblem(await http(base, 'GET', `/v1/agents/${agentId}/runs/${missing}`, { key: KEY }), 404);
+    expectProblem(await http(base, 'GET', `/v1/agents/${agentId}/runs/x'--`, { key: KEY }), 404);
+    expectProblem(await http(base, 'POST', `/v1/agents/${agentId}/runs/${missing}/cancel`, { key: KEY, body: {} }), 404);
+    expectProblem(await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body: { run_mode: 'fly' } }), 400);
+
+    const user = await system.agents[0].get(UsersService).createUser('runs-other@example.test');
+    const other = await system.agents[0].get(ApiKeysService).create(user.id, 'k');
+    expectProblem(await http(base, 'GET', `/v1/agents/${agentId}/runs/${runId}`, { key: other.api_key }), 404);
+    expectProblem(await http(base, 'GET', `/v1/agents/${agentId}/runs`, { key: other.api_key }), 404);
+  });
+});
