@@ -6,6 +6,8 @@ import { AuthModule } from './auth/auth.module';
 import { GatewayEnv } from './config/gateway.env';
 import { GatewayHealthModule } from './health/gateway-health.module';
 import { MeController } from './identity/me.controller';
+import { RunEventStreamController } from './runs/run-event-stream.controller';
+import { RunEventStream } from './runs/run-event-stream';
 import { RunsController } from './runs/runs.controller';
 import { InstructionsController } from './instructions/instructions.controller';
 import { WorkspacesController } from './workspaces/workspaces.controller';
@@ -23,7 +25,8 @@ export class ApiGatewayModule {
         AuthModule,
         GatewayHealthModule,
       ],
-      controllers: [MeController, ApiKeysController, AgentsController, WorkspacesController, InstructionsController, RunsController],
+      providers: [RunEventStream],
+      controllers: [MeController, ApiKeysController, AgentsController, WorkspacesController, InstructionsController, RunsController, RunEventStreamController],
     };
   }
 }

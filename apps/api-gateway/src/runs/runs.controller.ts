@@ -1,6 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
   ApiCreatedResponse,
+  ApiHeader,
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
@@ -44,15 +45,26 @@ export class RunsController {
   @Post()
   @HttpCode(201)
   @ApiOperation({ summary: 'Start a run; it is queued and executed by a runs worker' })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description: 'Repeating a start with the same key within 24 hours returns the same run instead of a second one',
+  })
   @ApiCreatedResponse({ type: RunResponse })
-  @ApiProblems(400, 401, 404)
+  @ApiProblems(400, 401, 404, 409)
   start(
     @CallerId() userId: string,
     @RequestId() requestId: string,
     @Param('agent_id') agentId: string,
     @Body() body: StartRunRequest,
+    @Headers('idempotency-key') idempotencyKey?: string,
   ): Promise<RunResponse> {
-    return this.services.request(RunsPatterns.StartRun, { ...body, user_id: userId, agent_id: agentId }, requestId);
+    const payload = { ...body, user_id: userId, agent_id: agentId };
+    return this.services.request(
+      RunsPatterns.StartRun,
+      idempotencyKey === undefined ? payload : { ...payload, idempotency_key: idempotencyKey },
+      requestId,
+    );
   }
 
   @Get(':run_id')

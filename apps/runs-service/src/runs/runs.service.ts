@@ -16,7 +16,7 @@ import {
   SuccessResponse,
 } from '@aas/contracts';
 import { OutboxRelay, ServiceClient, recordEvent } from '@aas/platform';
-import { ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
+import { ConflictError, ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
 import { isUUID } from 'class-validator';
 import { randomUUID } from 'node:crypto';
 import { Brackets, DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
@@ -55,7 +55,12 @@ export class RunsService {
         'The agent is not deployed: complete a build run first (run_mode build), or pass skip_deploy_check',
       );
     }
-    const run = await this.dataSource.transaction(async (manager) => {
+    const result = await this.dataSource.transaction(async (manager) => {
+      const runId = randomUUID();
+      if (message.idempotency_key !== undefined) {
+        const earlier = await this.claimIdempotencyKey(manager, message, agent.agent_id, runId);
+        if (earlier) return { run: earlier, created: false };
+      }
       const [{ last_run_number: runNumber }] = await manager.query(
         `INSERT INTO agent_run_counters (agent_id, last_run_number) VALUES ($1, 1)
          ON CONFLICT (agent_id) DO UPDATE SET last_run_number = agent_run_counters.last_run_number + 1
@@ -65,7 +70,7 @@ export class RunsService {
       const now = new Date();
       const created = await manager.save(
         manager.create(RunEntity, {
-          id: randomUUID(),
+          id: runId,
           agentId: agent.agent_id,
           userId: message.user_id,
           userEmail: agent.user_email,
@@ -96,10 +101,38 @@ export class RunsService {
       );
       const queued: RunQueuedEvent = { run_id: created.id };
       await recordEvent(manager, EventNames.RunQueued, queued);
-      return created;
+      return { run: created, created: true };
     });
-    this.outbox.kick();
-    return toRunDto(run);
+    if (result.created) this.outbox.kick();
+    return toRunDto(result.run);
+  }
+
+  /**
+   * Takes the Idempotency-Key for this run, or returns the run an earlier
+   * start with the same key made (within 24 hours). A concurrent start with
+   * the same key waits on the key's row and then sees the first one's run.
+   */
+  private async claimIdempotencyKey(
+    manager: EntityManager,
+    message: StartRunMessage,
+    agentId: string,
+    runId: string,
+  ): Promise<RunEntity | undefined> {
+    const key = [message.user_id, message.idempotency_key];
+    await manager.query(
+      `DELETE FROM run_idempotency_keys WHERE user_id = $1 AND key = $2 AND created_at < now() - interval '24 hours'`,
+      key,
+    );
+    const claimed = await manager.query(
+      `INSERT INTO run_idempotency_keys (user_id, key, agent_id, run_id) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (user_id, key) DO NOTHING RETURNING run_id`,
+      [...key, agentId, runId],
+    );
+    if (claimed.length > 0) return undefined;
+    const [earlier] = await manager.query(`SELECT agent_id, run_id FROM run_idempotency_keys WHERE user_id = $1 AND key = $2`, key);
+    const run = earlier?.agent_id === agentId ? await manager.findOneBy(RunEntity, { id: earlier.run_id }) : null;
+    if (!run) throw new ConflictError('This Idempotency-Key was already used for another request within the last 24 hours');
+    return run;
   }
 
   /** Newest first; `page` is 1-based (0 counts as 1), `page_size` 0 means the default. */

@@ -1,4 +1,4 @@
-import { IsString, IsUUID, MaxLength } from 'class-validator';
+import { IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
 import { CancelRunRequest, ListRunsQuery, RunEventsQuery, StartRunRequest } from '../dto/runs.dto';
 
 export class StartRunMessage extends StartRunRequest {
@@ -8,6 +8,11 @@ export class StartRunMessage extends StartRunRequest {
   @IsString()
   @MaxLength(256)
   agent_id!: string;
+
+  /** The Idempotency-Key header: 1-255 visible ASCII characters. */
+  @IsOptional()
+  @Matches(/^[\x21-\x7e]{1,255}$/, { message: 'Idempotency-Key must be 1-255 visible ASCII characters' })
+  idempotency_key?: string;
 }
 
 export class RunRefMessage {
