@@ -16,6 +16,11 @@ export default tseslint.config(
     },
   },
   {
+    files: ['bench/**/*.mjs'],
+    languageOptions: { sourceType: 'module', globals: { process: 'readonly', console: 'readonly', fetch: 'readonly', URL: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', AbortSignal: 'readonly' } },
+    rules: { 'no-console': 'off' },
+  },
+  {
     files: ['scripts/**/*.js', 'jest.config.js'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },

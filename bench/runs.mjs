@@ -1,0 +1,70 @@
+// npm run bench:runs — runs started per second and run events recorded per second
+// with the built-in runtime (no step delay), all apps as separate processes.
+//   BENCH_SECONDS (default 20), BENCH_CONCURRENCY (default 20), BENCH_PLAN_STEPS (default 5)
+import { setTimeout as sleep } from 'node:timers/promises';
+import { api, forDuration, startSystem } from './support/system.mjs';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
+const PLAN_STEPS = Number(process.env.BENCH_PLAN_STEPS ?? 5);
+const KEY = `bench-${Date.now()}-key-0123456789`;
+
+const system = await startSystem({
+  apps: ['agents-service', 'runs-service', 'api-gateway', 'scheduler-service', 'webhook-delivery'],
+  env: { BOOTSTRAP_API_KEY: KEY, BUILTIN_RUNTIME_STEP_MS: '0', RUN_WORKER_CONCURRENCY: '50' },
+});
+try {
+  const agents = [];
+  for (let i = 0; i < 10; i++) {
+    const agentId = (await api(system.url, KEY, 'POST', '/v1/agents', {})).body.agent.agent_id;
+    const plan_steps = Array.from({ length: PLAN_STEPS }, (_, order) => ({ title: `step ${order}`, description: '', tools: [], order }));
+    await api(system.url, KEY, 'PUT', `/v1/agents/${agentId}/instructions`, { content: 'bench', plan_steps });
+    agents.push(agentId);
+  }
+  let n = 0;
+  const started = [];
+  const t0 = Date.now();
+  const count = await forDuration(
+    SECONDS * 1000,
+    CONCURRENCY,
+    async () => {
+      const agentId = agents[n++ % agents.length];
+      const res = await api(system.url, KEY, 'POST', `/v1/agents/${agentId}/runs`, { skip_deploy_check: true });
+      if (res.status !== 201) throw new Error(`start answered ${res.status}: ${JSON.stringify(res.body)}`);
+      started.push([agentId, res.body.run.run_id]);
+    },
+    (done, left) => process.stderr.write(`\r  starting runs: ${done} started, ${Math.ceil(left / 1000)} s left   `),
+  );
+  const startSeconds = (Date.now() - t0) / 1000;
+  process.stderr.write('\n  waiting for every run to finish...\n');
+
+  let finished = 0;
+  let events = 0;
+  for (const [agentId] of agents.map((a) => [a])) {
+    for (;;) {
+      const list = await api(system.url, KEY, 'GET', `/v1/agents/${agentId}/runs?page_size=1000&filter_status=in_progress`);
+      if (list.body.total_runs === 0) break;
+      await sleep(250);
+    }
+  }
+  const allSeconds = (Date.now() - t0) / 1000;
+  for (const agentId of agents) {
+    for (let page = 1; ; page++) {
+      const list = await api(system.url, KEY, 'GET', `/v1/agents/${agentId}/runs?page=${page}&page_size=1000`);
+      for (const run of list.body.runs) {
+        finished += run.is_finished ? 1 : 0;
+        events += run.event_count;
+      }
+      if (list.body.runs.length < 1000) break;
+    }
+  }
+  console.log('');
+  console.log('bench:runs (built-in runtime, BUILTIN_RUNTIME_STEP_MS=0, all apps as separate processes)');
+  console.log(`  runs started            ${count} in ${startSeconds.toFixed(1)} s at concurrency ${CONCURRENCY}`);
+  console.log(`  runs started per second ${(count / startSeconds).toFixed(1)}`);
+  console.log(`  runs finished           ${finished} of ${started.length}`);
+  console.log(`  run events recorded     ${events} (${PLAN_STEPS + 2} per run) in ${allSeconds.toFixed(1)} s`);
+  console.log(`  run events per second   ${(events / allSeconds).toFixed(1)}`);
+} finally {
+  await system.stop();
+}

@@ -1,0 +1,108 @@
+// Starts the compiled apps as separate processes on a database and Redis prefix of
+// the benchmark's own, and removes both afterwards. Used by every bench/*.mjs.
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const require = createRequire(import.meta.url);
+const { entry, ensureBuilt } = require('../../scripts/apps.js');
+const { Client } = require('pg');
+const Redis = require('ioredis');
+
+const PG_ADMIN = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export async function startSystem({ apps, env = {}, appEnv = {}, gatewayPort = 3900 }) {
+  ensureBuilt();
+  const id = randomBytes(4).toString('hex');
+  const database = `aas_bench_${id}`;
+  const dbUrl = new URL(PG_ADMIN);
+  dbUrl.pathname = `/${database}`;
+  const base = {
+    ...process.env,
+    DATABASE_URL: dbUrl.toString(),
+    REDIS_URL,
+    REDIS_PREFIX: `aas-bench-${id}`,
+    LOG_LEVEL: 'warn',
+    PORT: String(gatewayPort),
+    ...env,
+  };
+  for (const app of apps.filter((a) => a !== 'api-gateway')) {
+    const result = spawnSync(process.execPath, [entry(app), 'migrate'], { env: base, stdio: 'ignore' });
+    if (result.status !== 0) throw new Error(`${app} migrate failed`);
+  }
+  let healthPort = gatewayPort + 1;
+  const children = apps.map((app) =>
+    spawn(process.execPath, [entry(app)], {
+      env: { ...base, HEALTH_PORT: String(healthPort++), ...(appEnv[app] ?? {}) },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    }),
+  );
+  const url = `http://127.0.0.1:${gatewayPort}`;
+  await waitReady(url, apps);
+  return {
+    url,
+    async stop() {
+      for (const child of children) child.kill('SIGTERM');
+      await Promise.all(children.map((c) => new Promise((resolve) => (c.exitCode !== null ? resolve() : c.once('exit', resolve)))));
+      const pg = new Client({ connectionString: PG_ADMIN });
+      await pg.connect();
+      await pg.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+      await pg.end();
+      const redis = new Redis(REDIS_URL);
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${base.REDIS_PREFIX}:*`, 'COUNT', 1000);
+        if (keys.length) await redis.del(...keys);
+        cursor = next;
+      } while (cursor !== '0');
+      redis.disconnect();
+    },
+  };
+}
+
+async function waitReady(url, apps) {
+  const until = Date.now() + 30_000;
+  while (Date.now() < until) {
+    try {
+      const res = await fetch(`${url}/healthz`);
+      if (res.ok) {
+        const ready = await fetch(`${url}/readyz`).then((r) => r.json());
+        const needed = apps.filter((a) => a !== 'api-gateway');
+        if (needed.every((a) => ready.checks?.[a] === 'up')) return;
+      }
+    } catch {
+      // not listening yet
+    }
+    await sleep(200);
+  }
+  throw new Error('the system did not become ready within 30 s');
+}
+
+export async function api(url, key, method, path, body) {
+  const res = await fetch(url + path, {
+    method,
+    headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/** Runs `task` from `concurrency` loops until `durationMs` is over; returns how many completed. */
+export async function forDuration(durationMs, concurrency, task, onProgress) {
+  const until = Date.now() + durationMs;
+  let done = 0;
+  const ticker = setInterval(() => onProgress?.(done, until - Date.now()), 1000);
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (Date.now() < until) {
+        await task();
+        done += 1;
+      }
+    }),
+  );
+  clearInterval(ticker);
+  return done;
+}
