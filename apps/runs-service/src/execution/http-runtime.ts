@@ -30,10 +30,17 @@ export class HttpRuntime implements AgentRuntime {
       await response.body?.cancel().catch(() => undefined);
       throw new RuntimeFailure(`the runtime answered HTTP ${response.status}`);
     }
-    const lines = createInterface({ input: Readable.fromWeb(response.body as WebReadableStream), crlfDelay: Infinity });
-    for await (const text of lines) {
-      if (text.trim() === '') continue;
-      yield parseLine(text);
+    const input = Readable.fromWeb(response.body as WebReadableStream);
+    const lines = createInterface({ input, crlfDelay: Infinity });
+    try {
+      for await (const text of lines) {
+        if (text.trim() === '') continue;
+        yield parseLine(text);
+      }
+    } finally {
+      // Left early (a terminal line, a bad line): without this, aborting the request later errors the
+      // still-open stream, and readline re-emits that as an unhandled 'error' that kills the process.
+      input.destroy();
     }
   }
 

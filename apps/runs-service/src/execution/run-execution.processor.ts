@@ -1,4 +1,4 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { QueueNames, RunQueuedEvent } from '@aas/contracts';
@@ -26,5 +26,12 @@ export class RunExecutionProcessor extends WorkerHost implements OnApplicationBo
 
   async process(job: Job<RunQueuedEvent>): Promise<void> {
     await this.executor.execute(job.data.run_id);
+  }
+
+  /** A run whose execution failed on every attempt ends in error instead of staying in progress. */
+  @OnWorkerEvent('failed')
+  async onFailed(job: Job<RunQueuedEvent> | undefined, error: Error): Promise<void> {
+    if (!job || job.attemptsMade < (job.opts.attempts ?? 1)) return;
+    await this.executor.abandon(job.data.run_id, `the run could not be executed: ${error.message}`);
   }
 }

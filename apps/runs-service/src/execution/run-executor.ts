@@ -44,6 +44,11 @@ export class RunExecutor {
     await this.drive(run, dispatchFor(run, context));
   }
 
+  /** Ends a run that will not be executed. */
+  async abandon(runId: string, reason: string): Promise<void> {
+    await this.recorder.apply(runId, (state) => fail(state, reason));
+  }
+
   private async drive(run: RunEntity, dispatch: RunDispatch): Promise<void> {
     const controller = new AbortController();
     const unregister = this.cancels.register(run.id, controller);
