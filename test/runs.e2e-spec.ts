@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { Client } from 'pg';
+import { RunExecutor } from '../apps/runs-service/src/execution/run-executor';
 import { ApiKeysService } from '../apps/agents-service/src/api-keys/api-keys.service';
 import { UsersService } from '../apps/agents-service/src/users/users.service';
 import { expectProblem, http } from './support/http';
@@ -144,6 +146,16 @@ describe('Runs through the gateway (built-in runtime)', () => {
     expect(await q('filter_status=finished')).toEqual([4, 3, 2, 1]);
     expect(await q('filter_status=in_progress')).toEqual([]);
     expect(await q(`filter_started_after=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).toEqual([]);
+    expect(await q(`filter_started_before=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).toEqual([4, 3, 2, 1]);
+    const third = all.body.runs.find((r: { run_number: number }) => r.run_number === 3);
+    expect(await q(`filter_started_before=${encodeURIComponent(third.started_at)}`)).toEqual([3, 2, 1]);
+    expect(await q(`filter_started_after=${encodeURIComponent(third.started_at)}`)).toEqual([4, 3]);
+    expect(await q('filter_policy_type=builder')).toEqual([1]);
+    expect(await q('filter_policy_type=runner')).toEqual([4, 3, 2]);
+    expect(await q('filter_policy_type=other')).toEqual([]);
+    expect(await q(`filter_run_id=${third.run_id}`)).toEqual([3]);
+    expect(await q('filter_run_id=not-a-run')).toEqual([]);
+    expect(await q('filter_user_email=nobody@example.test')).toEqual([]);
     expect(await q('filter_user_email=admin@localhost')).toEqual([4, 3, 2, 1]);
     expectProblem(await http(base, 'GET', `/v1/agents/${agentId}/runs?filter_status=bogus`, { key: KEY }), 400);
     expectProblem(await http(base, 'GET', `/v1/agents/${agentId}/runs?page_size=-1`, { key: KEY }), 400);
@@ -176,6 +188,41 @@ describe('Runs through the gateway (built-in runtime)', () => {
       const events = (await http(url, 'GET', `/v1/agents/${agentId}/runs/${runId}/events`, { key: KEY })).body.events;
       expect(events[events.length - 1].event).toEqual({ stopped: { reason: 'enough' } });
       expect((await http(url, 'GET', `/v1/agents/${agentId}/runs/${runId}`, { key: KEY })).body.run.status).toBe('stopped');
+    });
+
+    it('a worker that picks up a run already under way ends it in error instead of replaying it', async () => {
+      const url = slow.url();
+      const agentId = (await http(url, 'POST', '/v1/agents', { key: KEY, body: {} })).body.agent.agent_id;
+      const runId = (await http(url, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body: { skip_deploy_check: true } })).body.run.run_id;
+      await eventually(
+        async () => (await http(url, 'GET', `/v1/agents/${agentId}/runs/${runId}`, { key: KEY })).body.run.event_count,
+        (n) => n >= 1,
+      );
+      // What BullMQ does when the first worker stalls: the job is handed to another worker.
+      await slow.others.runs!.get(RunExecutor).execute(runId);
+      const run = (await http(url, 'GET', `/v1/agents/${agentId}/runs/${runId}`, { key: KEY })).body.run;
+      expect(run).toMatchObject({ status: 'error', is_finished: true });
+      const events = (await http(url, 'GET', `/v1/agents/${agentId}/runs/${runId}/events`, { key: KEY })).body.events;
+      expect(events[events.length - 1].event.failed.error).toMatch(/interrupted/);
+    });
+
+    it('agent.deleted stops the agent’s running runs and deletes every run of it', async () => {
+      const url = slow.url();
+      const agentId = (await http(url, 'POST', '/v1/agents', { key: KEY, body: {} })).body.agent.agent_id;
+      for (let i = 0; i < 2; i++) await http(url, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body: { skip_deploy_check: true } });
+      expect((await http(url, 'DELETE', `/v1/agents/${agentId}`, { key: KEY })).status).toBe(204);
+      const pg = new Client({ connectionString: slow.infra.databaseUrl });
+      await pg.connect();
+      try {
+        await eventually(
+          async () => (await pg.query('SELECT count(*)::int AS n FROM runs.runs WHERE agent_id = $1', [agentId])).rows[0].n,
+          (n) => n === 0,
+        );
+        const events = await pg.query('SELECT count(*)::int AS n FROM runs.run_events e WHERE NOT EXISTS (SELECT 1 FROM runs.runs r WHERE r.id = e.run_id)');
+        expect(events.rows[0].n).toBe(0);
+      } finally {
+        await pg.end();
+      }
     });
 
     it('deletes a running run with its events', async () => {

@@ -53,9 +53,12 @@ export class RunExecutor {
     const controller = new AbortController();
     const unregister = this.cancels.register(run.id, controller);
     const timeout = setTimeout(() => controller.abort(TIMED_OUT), this.config.get('RUN_TIMEOUT_MS', { infer: true }));
-    const pauseTimer = new PauseTimer(this.config.get('RUN_PAUSE_AFTER_MS', { infer: true }), () =>
-      void this.recorder.apply(run.id, (state) => pause(state)),
-    );
+    const pauseTimer = new PauseTimer(this.config.get('RUN_PAUSE_AFTER_MS', { infer: true }), () => {
+      this.recorder.apply(run.id, (state) => pause(state)).catch((error: Error) => {
+        // The run stays waiting; it will pause or end with its next line, timeout or cancel.
+        this.logger.warn({ run_id: run.id, err: error }, 'could not record the pause');
+      });
+    });
     try {
       for await (const line of this.runtime.execute(dispatch, controller.signal)) {
         pauseTimer.onLine(line);
