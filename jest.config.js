@@ -29,13 +29,14 @@ const shared = {
 };
 
 module.exports = {
+  // A global option (ignored inside projects): e2e tests wait for runs and schedules to fire.
+  testTimeout: 60000,
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
     {
       ...shared,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/{apps,libs}/**/*.int-spec.ts'],
-      testTimeout: 60000,
     },
   ],
 };

@@ -13,6 +13,7 @@ export interface SystemOptions {
   bootstrapApiKey?: string;
   gatewayEnv?: Record<string, string>;
   runsEnv?: Record<string, string>;
+  schedulerEnv?: Record<string, string>;
 }
 
 type Env = Record<string, string>;
@@ -43,7 +44,7 @@ export class TestSystem {
     const agentsEnv = options.bootstrapApiKey ? { ...env, BOOTSTRAP_API_KEY: options.bootstrapApiKey } : env;
     for (let i = 0; i < (options.agentsReplicas ?? 1); i++) system.agents.push(await startAgentsService(agentsEnv));
     system.others.runs = await startRunsService({ ...env, ...options.runsEnv });
-    system.others.scheduler = await startSchedulerService(env);
+    system.others.scheduler = await startSchedulerService({ ...env, ...options.schedulerEnv });
     system.others.webhooks = await startWebhooksService(env);
     for (let i = 0; i < (options.gateways ?? 1); i++) {
       system.gateways.push(await startApiGateway({ ...env, PORT: '0', ...options.gatewayEnv }));

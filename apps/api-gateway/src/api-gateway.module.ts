@@ -9,6 +9,7 @@ import { MeController } from './identity/me.controller';
 import { RunEventStreamController } from './runs/run-event-stream.controller';
 import { RunEventStream } from './runs/run-event-stream';
 import { RunsController } from './runs/runs.controller';
+import { AgentScheduleController, SchedulesController } from './schedules/schedules.controller';
 import { InstructionsController } from './instructions/instructions.controller';
 import { WorkspacesController } from './workspaces/workspaces.controller';
 
@@ -26,7 +27,7 @@ export class ApiGatewayModule {
         GatewayHealthModule,
       ],
       providers: [RunEventStream],
-      controllers: [MeController, ApiKeysController, AgentsController, WorkspacesController, InstructionsController, RunsController, RunEventStreamController],
+      controllers: [MeController, ApiKeysController, AgentsController, WorkspacesController, InstructionsController, RunsController, RunEventStreamController, AgentScheduleController, SchedulesController],
     };
   }
 }

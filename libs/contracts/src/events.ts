@@ -10,6 +10,7 @@ export const QueueNames = {
   SchedulerEvents: 'scheduler-events',
   WebhooksEvents: 'webhooks-events',
   AgentsEvents: 'agents-events',
+  SchedulerFires: 'scheduler-fires',
 } as const;
 
 export type QueueName = (typeof QueueNames)[keyof typeof QueueNames];
@@ -23,6 +24,7 @@ export const EventNames = {
   RunStopped: 'run.stopped',
   RunPaused: 'run.paused',
   RunProgress: 'run.progress',
+  ScheduleFire: 'schedule.fire',
 } as const;
 
 export type EventName = (typeof EventNames)[keyof typeof EventNames];
@@ -85,6 +87,13 @@ export interface RunProgressEvent {
   at: string;
 }
 
+/** A schedule came due: start one run for this fire time. */
+export interface ScheduleFireEvent {
+  agent_id: string;
+  user_id: string;
+  fire_time: string;
+}
+
 /** Which queues each event is delivered to. */
 export const EVENT_QUEUES: Record<EventName, readonly QueueName[]> = {
   [EventNames.AgentDeleted]: [QueueNames.RunsEvents, QueueNames.SchedulerEvents, QueueNames.WebhooksEvents],
@@ -95,4 +104,5 @@ export const EVENT_QUEUES: Record<EventName, readonly QueueName[]> = {
   [EventNames.RunStopped]: [QueueNames.WebhooksEvents, QueueNames.SchedulerEvents],
   [EventNames.RunPaused]: [QueueNames.WebhooksEvents],
   [EventNames.RunProgress]: [QueueNames.AgentsEvents],
+  [EventNames.ScheduleFire]: [QueueNames.SchedulerFires],
 };

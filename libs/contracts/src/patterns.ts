@@ -34,10 +34,18 @@ export const RunsPatterns = {
   CancelRun: 'runs.runs.cancel',
   DeleteRun: 'runs.runs.delete',
   ListRunEvents: 'runs.events.list',
+  /** Service to service (scheduler-service): a run fired by a schedule. */
+  StartScheduledRun: 'runs.runs.start-scheduled',
 } as const;
 
 export const SchedulerPatterns = {
   Health: 'scheduler.health.check',
+  GetSchedule: 'scheduler.schedules.get',
+  PutSchedule: 'scheduler.schedules.put',
+  DeleteSchedule: 'scheduler.schedules.delete',
+  PauseSchedule: 'scheduler.schedules.pause',
+  ResumeSchedule: 'scheduler.schedules.resume',
+  ListSchedules: 'scheduler.schedules.list',
 } as const;
 
 export const WebhooksPatterns = {

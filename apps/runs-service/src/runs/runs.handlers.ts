@@ -10,6 +10,7 @@ import {
   RunResponse,
   RunsPatterns,
   StartRunMessage,
+  StartScheduledRunMessage,
   SuccessResponse,
 } from '@aas/contracts';
 import { RunsService } from './runs.service';
@@ -21,6 +22,20 @@ export class RunsHandlers {
   @MessagePattern(RunsPatterns.StartRun)
   async start(@Payload() message: StartRunMessage): Promise<RunResponse> {
     return { run: await this.runs.start(message) };
+  }
+
+  /** A schedule's fire: one run per fire time, however often the fire is retried. */
+  @MessagePattern(RunsPatterns.StartScheduledRun)
+  async startScheduled(@Payload() message: StartScheduledRunMessage): Promise<RunResponse> {
+    const run = await this.runs.start(
+      {
+        user_id: message.user_id,
+        agent_id: message.agent_id,
+        idempotency_key: `schedule:${message.agent_id}:${Date.parse(message.fire_time)}`,
+      },
+      { runKind: 'schedule', scheduleAgentId: message.agent_id },
+    );
+    return { run };
   }
 
   @MessagePattern(RunsPatterns.ListRuns)

@@ -1,7 +1,9 @@
-import { SchemaDefinition } from '@aas/platform';
+import { OutboxEventEntity, SchemaDefinition } from '@aas/platform';
+import { ScheduleEntity } from '../schedules/schedule.entity';
+import { CreateSchedules1763890000000 } from './migrations/1763890000000-create-schedules';
 
 export const SCHEDULER_SCHEMA: SchemaDefinition = {
   schema: 'scheduler',
-  entities: [],
-  migrations: [],
+  entities: [ScheduleEntity, OutboxEventEntity],
+  migrations: [CreateSchedules1763890000000],
 };

@@ -6,3 +6,4 @@ export * from './agents.dto';
 export * from './workspaces.dto';
 export * from './instructions.dto';
 export * from './runs.dto';
+export * from './schedules.dto';

@@ -2,3 +2,4 @@ export * from './user-scoped.message';
 export * from './api-keys.messages';
 export * from './catalogue.messages';
 export * from './runs.messages';
+export * from './schedules.messages';

@@ -1,0 +1,76 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { PutScheduleRequest, ScheduleListResponse, ScheduleResponse, SchedulerPatterns, SuccessResponse } from '@aas/contracts';
+import { ServiceClient } from '@aas/platform';
+import { CallerId, RequestId } from '../auth/caller';
+import { ApiProblems } from '../openapi/api-problems.decorator';
+
+@ApiTags('Schedules')
+@ApiParam({ name: 'agent_id', format: 'uuid' })
+@Controller('v1/agents/:agent_id/schedule')
+export class AgentScheduleController {
+  constructor(private readonly services: ServiceClient) {}
+
+  @Get()
+  @ApiOperation({ summary: "The agent's schedule, or null when none is set" })
+  @ApiOkResponse({ type: ScheduleResponse })
+  @ApiProblems(401, 404)
+  get(@CallerId() userId: string, @RequestId() requestId: string, @Param('agent_id') agentId: string): Promise<ScheduleResponse> {
+    return this.services.request(SchedulerPatterns.GetSchedule, { user_id: userId, agent_id: agentId }, requestId);
+  }
+
+  @Put()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Set or replace the schedule (7-field cron); the agent must be deployed' })
+  @ApiOkResponse({ type: SuccessResponse })
+  @ApiProblems(400, 401, 404)
+  put(
+    @CallerId() userId: string,
+    @RequestId() requestId: string,
+    @Param('agent_id') agentId: string,
+    @Body() body: PutScheduleRequest,
+  ): Promise<SuccessResponse> {
+    return this.services.request(SchedulerPatterns.PutSchedule, { ...body, user_id: userId, agent_id: agentId }, requestId);
+  }
+
+  @Delete()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Delete the schedule' })
+  @ApiOkResponse({ type: SuccessResponse })
+  @ApiProblems(401, 404)
+  delete(@CallerId() userId: string, @RequestId() requestId: string, @Param('agent_id') agentId: string): Promise<SuccessResponse> {
+    return this.services.request(SchedulerPatterns.DeleteSchedule, { user_id: userId, agent_id: agentId }, requestId);
+  }
+
+  @Post('pause')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Pause the schedule; it is kept and fires no runs' })
+  @ApiOkResponse({ type: SuccessResponse })
+  @ApiProblems(401, 404)
+  pause(@CallerId() userId: string, @RequestId() requestId: string, @Param('agent_id') agentId: string): Promise<SuccessResponse> {
+    return this.services.request(SchedulerPatterns.PauseSchedule, { user_id: userId, agent_id: agentId }, requestId);
+  }
+
+  @Post('resume')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Resume the schedule; clears auto-pause and the failure count' })
+  @ApiOkResponse({ type: SuccessResponse })
+  @ApiProblems(401, 404)
+  resume(@CallerId() userId: string, @RequestId() requestId: string, @Param('agent_id') agentId: string): Promise<SuccessResponse> {
+    return this.services.request(SchedulerPatterns.ResumeSchedule, { user_id: userId, agent_id: agentId }, requestId);
+  }
+}
+
+@ApiTags('Schedules')
+@Controller('v1/schedules')
+export class SchedulesController {
+  constructor(private readonly services: ServiceClient) {}
+
+  @Get()
+  @ApiOperation({ summary: "Every schedule of the caller's agents" })
+  @ApiOkResponse({ type: ScheduleListResponse })
+  @ApiProblems(401)
+  list(@CallerId() userId: string, @RequestId() requestId: string): Promise<ScheduleListResponse> {
+    return this.services.request(SchedulerPatterns.ListSchedules, { user_id: userId }, requestId);
+  }
+}

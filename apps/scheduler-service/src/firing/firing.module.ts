@@ -1,0 +1,13 @@
+import { BullModule } from '@nestjs/bullmq';
+import { Module } from '@nestjs/common';
+import { QueueNames } from '@aas/contracts';
+import { RunOutcomeConsumer } from './run-outcome.consumer';
+import { ScheduleFailures } from './schedule-failures';
+import { ScheduleFireProcessor } from './schedule-fire.processor';
+import { ScheduleTicker } from './schedule-ticker';
+
+@Module({
+  imports: [BullModule.registerQueue({ name: QueueNames.SchedulerFires }, { name: QueueNames.SchedulerEvents })],
+  providers: [ScheduleTicker, ScheduleFireProcessor, ScheduleFailures, RunOutcomeConsumer],
+})
+export class FiringModule {}

@@ -1,0 +1,72 @@
+import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { EventNames, ScheduleFireEvent } from '@aas/contracts';
+import { OutboxRelay, recordEvent } from '@aas/platform';
+import { DataSource } from 'typeorm';
+import { SchedulerEnv } from '../config/scheduler.env';
+import { parseCronSchedule } from '../cron/cron-schedule';
+import { ScheduleEntity } from '../schedules/schedule.entity';
+
+const BATCH = 500;
+
+/**
+ * Every replica ticks; due schedules are locked with SKIP LOCKED, so each due
+ * fire is taken by exactly one replica, which advances the schedule and records
+ * the fire in the same transaction. The next fire is computed from now, so after
+ * downtime a missed window fires once, not once per missed time.
+ */
+@Injectable()
+export class ScheduleTicker implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(ScheduleTicker.name);
+  private timer?: NodeJS.Timeout;
+  private ticking?: Promise<void>;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly outbox: OutboxRelay,
+    private readonly config: ConfigService<SchedulerEnv, true>,
+  ) {}
+
+  onModuleInit(): void {
+    this.timer = setInterval(() => this.tick(), this.config.get('SCHEDULER_TICK_MS', { infer: true }));
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.ticking;
+  }
+
+  tick(): void {
+    if (this.ticking) return;
+    this.ticking = this.fireDue()
+      .then((fired) => {
+        if (fired > 0) this.outbox.kick();
+      })
+      .catch((error: Error) => this.logger.warn(`schedule tick failed: ${error.message}`))
+      .finally(() => (this.ticking = undefined));
+  }
+
+  private fireDue(): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      const due = await manager
+        .createQueryBuilder(ScheduleEntity, 's')
+        .where('NOT s.paused AND s.next_run_at <= now()')
+        .orderBy('s.next_run_at')
+        .limit(BATCH)
+        .setLock('pessimistic_write')
+        .setOnLocked('skip_locked')
+        .getMany();
+      const now = new Date();
+      for (const schedule of due) {
+        const fireTime = schedule.nextRunAt!;
+        const next = parseCronSchedule(schedule.cron, schedule.timezone).next(now > fireTime ? now : fireTime);
+        await manager.update(ScheduleEntity, { agentId: schedule.agentId }, { nextRunAt: next });
+        const fire: ScheduleFireEvent = { agent_id: schedule.agentId, user_id: schedule.userId, fire_time: fireTime.toISOString() };
+        await recordEvent(manager, EventNames.ScheduleFire, fire);
+      }
+      return due.length;
+    });
+  }
+}

@@ -1,0 +1,44 @@
+import { OverlapPolicy } from '@aas/contracts';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/** At most one schedule per agent: the agent id is the key. */
+@Entity({ name: 'schedules' })
+export class ScheduleEntity {
+  @PrimaryColumn({ name: 'agent_id', type: 'uuid' })
+  agentId!: string;
+
+  @Column({ name: 'user_id', type: 'uuid' })
+  userId!: string;
+
+  @Column({ type: 'text' })
+  cron!: string;
+
+  @Column({ type: 'text', nullable: true })
+  timezone!: string | null;
+
+  @Column({ type: 'text' })
+  overlap!: OverlapPolicy;
+
+  @Column({ type: 'boolean' })
+  paused!: boolean;
+
+  @Column({ name: 'auto_paused', type: 'boolean' })
+  autoPaused!: boolean;
+
+  @Column({ name: 'consecutive_failures', type: 'integer' })
+  consecutiveFailures!: number;
+
+  /** The next due fire time; null when the expression never fires again. */
+  @Column({ name: 'next_run_at', type: 'timestamptz', nullable: true })
+  nextRunAt!: Date | null;
+
+  /** The scheduled run still unfinished, for the overlap rule. */
+  @Column({ name: 'active_run_id', type: 'uuid', nullable: true })
+  activeRunId!: string | null;
+
+  @Column({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @Column({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+}

@@ -1,0 +1,47 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import {
+  AgentScheduleMessage,
+  PutScheduleMessage,
+  ScheduleListResponse,
+  ScheduleResponse,
+  SchedulerPatterns,
+  SuccessResponse,
+  UserScopedMessage,
+} from '@aas/contracts';
+import { SchedulesService } from './schedules.service';
+
+@Controller()
+export class SchedulesHandlers {
+  constructor(private readonly schedules: SchedulesService) {}
+
+  @MessagePattern(SchedulerPatterns.GetSchedule)
+  async get(@Payload() message: AgentScheduleMessage): Promise<ScheduleResponse> {
+    return { schedule: await this.schedules.get(message.user_id, message.agent_id) };
+  }
+
+  @MessagePattern(SchedulerPatterns.PutSchedule)
+  put(@Payload() message: PutScheduleMessage): Promise<SuccessResponse> {
+    return this.schedules.put(message);
+  }
+
+  @MessagePattern(SchedulerPatterns.DeleteSchedule)
+  delete(@Payload() message: AgentScheduleMessage): Promise<SuccessResponse> {
+    return this.schedules.delete(message.user_id, message.agent_id);
+  }
+
+  @MessagePattern(SchedulerPatterns.PauseSchedule)
+  pause(@Payload() message: AgentScheduleMessage): Promise<SuccessResponse> {
+    return this.schedules.pause(message.user_id, message.agent_id);
+  }
+
+  @MessagePattern(SchedulerPatterns.ResumeSchedule)
+  resume(@Payload() message: AgentScheduleMessage): Promise<SuccessResponse> {
+    return this.schedules.resume(message.user_id, message.agent_id);
+  }
+
+  @MessagePattern(SchedulerPatterns.ListSchedules)
+  async list(@Payload() message: UserScopedMessage): Promise<ScheduleListResponse> {
+    return { schedules: await this.schedules.list(message.user_id) };
+  }
+}
