@@ -13,6 +13,7 @@ const Redis = require('ioredis');
 const PG_ADMIN = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
+/** `apps` may name an app twice to run two processes of it. */
 export async function startSystem({ apps, env = {}, appEnv = {}, gatewayPort = 3900 }) {
   ensureBuilt();
   const id = randomBytes(4).toString('hex');
@@ -28,7 +29,7 @@ export async function startSystem({ apps, env = {}, appEnv = {}, gatewayPort = 3
     PORT: String(gatewayPort),
     ...env,
   };
-  for (const app of apps.filter((a) => a !== 'api-gateway')) {
+  for (const app of new Set(apps.filter((a) => a !== 'api-gateway'))) {
     const result = spawnSync(process.execPath, [entry(app), 'migrate'], { env: base, stdio: 'ignore' });
     if (result.status !== 0) throw new Error(`${app} migrate failed`);
   }
@@ -43,6 +44,7 @@ export async function startSystem({ apps, env = {}, appEnv = {}, gatewayPort = 3
   await waitReady(url, apps);
   return {
     url,
+    databaseUrl: dbUrl.toString(),
     async stop() {
       for (const child of children) child.kill('SIGTERM');
       await Promise.all(children.map((c) => new Promise((resolve) => (c.exitCode !== null ? resolve() : c.once('exit', resolve)))));

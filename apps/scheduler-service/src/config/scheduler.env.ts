@@ -15,4 +15,10 @@ export class SchedulerEnv extends ServiceEnv {
   @Min(10)
   @Max(10_000)
   SCHEDULER_TICK_MS: number = 100;
+
+  /** Fires are taken this long before they are due and started at their exact time, so queueing adds no lag. */
+  @IsInt()
+  @Min(0)
+  @Max(10_000)
+  SCHEDULER_LOOKAHEAD_MS: number = 1000;
 }

@@ -4,6 +4,7 @@ import { QueueNames, RunResponse, RunsPatterns, ScheduleFireEvent } from '@aas/c
 import { ServiceClient } from '@aas/platform';
 import { RemoteProblemError } from '@aas/problem-details';
 import { Job } from 'bullmq';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
 import { ScheduleEntity } from '../schedules/schedule.entity';
 import { ScheduleFailures } from './schedule-failures';
@@ -12,7 +13,8 @@ import { ScheduleFailures } from './schedule-failures';
  * Starts the run of one fire. runs-service keys the start by the fire time, so
  * a fire retried (or processed twice) still makes one run.
  */
-@Processor(QueueNames.SchedulerFires, { concurrency: 50 })
+// Most of a fire's time is spent waiting for its exact time or for runs-service, so many run at once.
+@Processor(QueueNames.SchedulerFires, { concurrency: 200 })
 export class ScheduleFireProcessor extends WorkerHost {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -24,6 +26,9 @@ export class ScheduleFireProcessor extends WorkerHost {
 
   async process(job: Job<ScheduleFireEvent>): Promise<void> {
     const fire = job.data;
+    const early = Date.parse(fire.fire_time) - Date.now();
+    if (early > 0) await sleep(early);
+    // Read after the wait: a schedule paused or deleted meanwhile fires nothing.
     const schedule = await this.dataSource.manager.findOneBy(ScheduleEntity, { agentId: fire.agent_id });
     if (!schedule || schedule.paused) return;
     if (schedule.overlap === 'skip' && (await this.previousRunUnfinished(schedule))) return;

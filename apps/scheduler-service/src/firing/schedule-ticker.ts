@@ -13,8 +13,9 @@ const BATCH = 500;
 /**
  * Every replica ticks; due schedules are locked with SKIP LOCKED, so each due
  * fire is taken by exactly one replica, which advances the schedule and records
- * the fire in the same transaction. The next fire is computed from now, so after
- * downtime a missed window fires once, not once per missed time.
+ * the fire in the same transaction. Fires are taken up to SCHEDULER_LOOKAHEAD_MS
+ * early and started at their time by the fire worker. The next fire is computed
+ * from now, so after downtime a missed window fires once, not once per missed time.
  */
 @Injectable()
 export class ScheduleTicker implements OnModuleInit, OnApplicationShutdown {
@@ -52,7 +53,9 @@ export class ScheduleTicker implements OnModuleInit, OnApplicationShutdown {
     return this.dataSource.transaction(async (manager) => {
       const due = await manager
         .createQueryBuilder(ScheduleEntity, 's')
-        .where('NOT s.paused AND s.next_run_at <= now()')
+        .where('NOT s.paused AND s.next_run_at <= :horizon', {
+          horizon: new Date(Date.now() + this.config.get('SCHEDULER_LOOKAHEAD_MS', { infer: true })),
+        })
         .orderBy('s.next_run_at')
         .limit(BATCH)
         .setLock('pessimistic_write')
