@@ -17,12 +17,12 @@ export default tseslint.config(
   },
   {
     files: ['bench/**/*.mjs'],
-    languageOptions: { sourceType: 'module', globals: { process: 'readonly', console: 'readonly', fetch: 'readonly', URL: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', AbortSignal: 'readonly' } },
+    languageOptions: { sourceType: 'module', globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', fetch: 'readonly', URL: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', AbortSignal: 'readonly' } },
     rules: { 'no-console': 'off' },
   },
   {
     files: ['scripts/**/*.js', 'jest.config.js'],
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly' } },
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly', Buffer: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

@@ -27,6 +27,7 @@ export async function startSystem({ apps, env = {}, appEnv = {}, gatewayPort = 3
     REDIS_PREFIX: `aas-bench-${id}`,
     LOG_LEVEL: 'warn',
     PORT: String(gatewayPort),
+    WEBHOOK_SECRET_KEY: Buffer.from('benchmark-only-webhook-key-32byt').toString('base64'),
     ...env,
   };
   for (const app of new Set(apps.filter((a) => a !== 'api-gateway'))) {

@@ -14,9 +14,13 @@ export interface SystemOptions {
   gatewayEnv?: Record<string, string>;
   runsEnv?: Record<string, string>;
   schedulerEnv?: Record<string, string>;
+  webhooksEnv?: Record<string, string>;
 }
 
 type Env = Record<string, string>;
+
+/** A fixed key for encrypting webhook secrets in tests (32 bytes, base64). */
+const TEST_WEBHOOK_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
 
 /**
  * The real apps, each a Nest application with its own Redis and PostgreSQL
@@ -45,7 +49,7 @@ export class TestSystem {
     for (let i = 0; i < (options.agentsReplicas ?? 1); i++) system.agents.push(await startAgentsService(agentsEnv));
     system.others.runs = await startRunsService({ ...env, ...options.runsEnv });
     system.others.scheduler = await startSchedulerService({ ...env, ...options.schedulerEnv });
-    system.others.webhooks = await startWebhooksService(env);
+    system.others.webhooks = await startWebhooksService({ ...env, ...options.webhooksEnv });
     for (let i = 0; i < (options.gateways ?? 1); i++) {
       system.gateways.push(await startApiGateway({ ...env, PORT: '0', ...options.gatewayEnv }));
     }
@@ -59,6 +63,7 @@ export class TestSystem {
       REDIS_PREFIX: this.infra.redisPrefix,
       HEALTH_PORT: '0',
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
+      WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
     };
   }
 

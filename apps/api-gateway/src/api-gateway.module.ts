@@ -10,6 +10,7 @@ import { RunEventStreamController } from './runs/run-event-stream.controller';
 import { RunEventStream } from './runs/run-event-stream';
 import { RunsController } from './runs/runs.controller';
 import { AgentScheduleController, SchedulesController } from './schedules/schedules.controller';
+import { WebhooksController } from './webhooks/webhooks.controller';
 import { InstructionsController } from './instructions/instructions.controller';
 import { WorkspacesController } from './workspaces/workspaces.controller';
 
@@ -27,7 +28,7 @@ export class ApiGatewayModule {
         GatewayHealthModule,
       ],
       providers: [RunEventStream],
-      controllers: [MeController, ApiKeysController, AgentsController, WorkspacesController, InstructionsController, RunsController, RunEventStreamController, AgentScheduleController, SchedulesController],
+      controllers: [MeController, ApiKeysController, AgentsController, WorkspacesController, InstructionsController, RunsController, RunEventStreamController, AgentScheduleController, SchedulesController, WebhooksController],
     };
   }
 }

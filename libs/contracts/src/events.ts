@@ -11,6 +11,7 @@ export const QueueNames = {
   WebhooksEvents: 'webhooks-events',
   AgentsEvents: 'agents-events',
   SchedulerFires: 'scheduler-fires',
+  WebhookDeliveries: 'webhook-deliveries',
 } as const;
 
 export type QueueName = (typeof QueueNames)[keyof typeof QueueNames];

@@ -50,6 +50,13 @@ export const SchedulerPatterns = {
 
 export const WebhooksPatterns = {
   Health: 'webhooks.health.check',
+  ListWebhooks: 'webhooks.webhooks.list',
+  CreateWebhook: 'webhooks.webhooks.create',
+  GetWebhook: 'webhooks.webhooks.get',
+  UpdateWebhook: 'webhooks.webhooks.update',
+  DeleteWebhook: 'webhooks.webhooks.delete',
+  ListDeliveries: 'webhooks.deliveries.list',
+  Redeliver: 'webhooks.deliveries.redeliver',
 } as const;
 
 /** The services behind the gateway, by the health pattern readiness asks. */

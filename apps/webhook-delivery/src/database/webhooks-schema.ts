@@ -1,7 +1,11 @@
 import { SchemaDefinition } from '@aas/platform';
+import { DeliveryAttemptEntity } from '../delivery/delivery-attempt.entity';
+import { DeliveryEntity } from '../delivery/delivery.entity';
+import { WebhookEntity } from '../subscriptions/webhook.entity';
+import { CreateWebhooks1763900000000 } from './migrations/1763900000000-create-webhooks';
 
 export const WEBHOOKS_SCHEMA: SchemaDefinition = {
   schema: 'webhooks',
-  entities: [],
-  migrations: [],
+  entities: [WebhookEntity, DeliveryEntity, DeliveryAttemptEntity],
+  migrations: [CreateWebhooks1763900000000],
 };

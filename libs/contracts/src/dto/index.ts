@@ -7,3 +7,4 @@ export * from './workspaces.dto';
 export * from './instructions.dto';
 export * from './runs.dto';
 export * from './schedules.dto';
+export * from './webhooks.dto';

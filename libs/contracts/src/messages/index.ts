@@ -3,3 +3,4 @@ export * from './api-keys.messages';
 export * from './catalogue.messages';
 export * from './runs.messages';
 export * from './schedules.messages';
+export * from './webhooks.messages';

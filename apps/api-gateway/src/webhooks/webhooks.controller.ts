@@ -1,0 +1,87 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  CreateWebhookRequest,
+  CreatedWebhookDto,
+  UpdateWebhookRequest,
+  WebhookDto,
+  WebhookListResponse,
+  WebhooksPatterns,
+} from '@aas/contracts';
+import { ServiceClient } from '@aas/platform';
+import { CallerId, RequestId } from '../auth/caller';
+import { ApiProblems } from '../openapi/api-problems.decorator';
+
+@ApiTags('Webhooks')
+@ApiParam({ name: 'agent_id', format: 'uuid' })
+@Controller('v1/agents/:agent_id/webhooks')
+export class WebhooksController {
+  constructor(private readonly services: ServiceClient) {}
+
+  @Get()
+  @ApiOperation({ summary: "The agent's webhooks (signing secrets are never shown)" })
+  @ApiOkResponse({ type: WebhookListResponse })
+  @ApiProblems(401, 404)
+  list(@CallerId() userId: string, @RequestId() requestId: string, @Param('agent_id') agentId: string): Promise<WebhookListResponse> {
+    return this.services.request(WebhooksPatterns.ListWebhooks, { user_id: userId, agent_id: agentId }, requestId);
+  }
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Subscribe a URL to run lifecycle events; the signing secret is returned only here' })
+  @ApiCreatedResponse({ type: CreatedWebhookDto })
+  @ApiProblems(400, 401, 404)
+  create(
+    @CallerId() userId: string,
+    @RequestId() requestId: string,
+    @Param('agent_id') agentId: string,
+    @Body() body: CreateWebhookRequest,
+  ): Promise<CreatedWebhookDto> {
+    return this.services.request(WebhooksPatterns.CreateWebhook, { ...body, user_id: userId, agent_id: agentId }, requestId);
+  }
+
+  @Get(':webhook_id')
+  @ApiOperation({ summary: 'One webhook' })
+  @ApiOkResponse({ type: WebhookDto })
+  @ApiProblems(401, 404)
+  get(
+    @CallerId() userId: string,
+    @RequestId() requestId: string,
+    @Param('agent_id') agentId: string,
+    @Param('webhook_id') webhookId: string,
+  ): Promise<WebhookDto> {
+    return this.services.request(WebhooksPatterns.GetWebhook, { user_id: userId, agent_id: agentId, webhook_id: webhookId }, requestId);
+  }
+
+  @Patch(':webhook_id')
+  @ApiOperation({ summary: 'Change url, events or status; only the fields given change' })
+  @ApiOkResponse({ type: WebhookDto })
+  @ApiProblems(400, 401, 404)
+  update(
+    @CallerId() userId: string,
+    @RequestId() requestId: string,
+    @Param('agent_id') agentId: string,
+    @Param('webhook_id') webhookId: string,
+    @Body() body: UpdateWebhookRequest,
+  ): Promise<WebhookDto> {
+    return this.services.request(
+      WebhooksPatterns.UpdateWebhook,
+      { ...body, user_id: userId, agent_id: agentId, webhook_id: webhookId },
+      requestId,
+    );
+  }
+
+  @Delete(':webhook_id')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a webhook; it receives nothing more' })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiProblems(401, 404)
+  async delete(
+    @CallerId() userId: string,
+    @RequestId() requestId: string,
+    @Param('agent_id') agentId: string,
+    @Param('webhook_id') webhookId: string,
+  ): Promise<void> {
+    await this.services.request(WebhooksPatterns.DeleteWebhook, { user_id: userId, agent_id: agentId, webhook_id: webhookId }, requestId);
+  }
+}

@@ -1,0 +1,39 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled';
+
+/** One event for one webhook. Its id is sent as the delivery id and stays the same on every attempt. */
+@Entity({ name: 'deliveries' })
+export class DeliveryEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id!: string;
+
+  @Column({ name: 'webhook_id', type: 'uuid' })
+  webhookId!: string;
+
+  /** The lifecycle event it came from: with webhook_id unique, so a re-processed event makes no second delivery. */
+  @Column({ name: 'source_event_id', type: 'text' })
+  sourceEventId!: string;
+
+  @Column({ type: 'text' })
+  event!: string;
+
+  /** The exact bytes sent, so every attempt carries the same body and signature. */
+  @Column({ type: 'text' })
+  body!: string;
+
+  @Column({ type: 'text' })
+  status!: DeliveryStatus;
+
+  @Column({ name: 'attempt_count', type: 'integer' })
+  attemptCount!: number;
+
+  @Column({ name: 'next_attempt_at', type: 'timestamptz', nullable: true })
+  nextAttemptAt!: Date | null;
+
+  @Column({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
+  finishedAt!: Date | null;
+}

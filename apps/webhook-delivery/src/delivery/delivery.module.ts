@@ -1,0 +1,25 @@
+import { BullModule } from '@nestjs/bullmq';
+import { Module } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { QueueNames } from '@aas/contracts';
+import { WebhooksEnv } from '../config/webhooks.env';
+import { DeliveryProcessor } from './delivery.processor';
+import { SecretBox } from './secret-box';
+import { WebhookEventsConsumer } from './webhook-events.consumer';
+import { WebhookSender } from './webhook-sender';
+
+@Module({
+  imports: [BullModule.registerQueue({ name: QueueNames.WebhooksEvents }, { name: QueueNames.WebhookDeliveries })],
+  providers: [
+    {
+      provide: SecretBox,
+      inject: [ConfigService],
+      useFactory: (config: ConfigService<WebhooksEnv, true>) => new SecretBox(config.get('WEBHOOK_SECRET_KEY', { infer: true })),
+    },
+    WebhookSender,
+    WebhookEventsConsumer,
+    DeliveryProcessor,
+  ],
+  exports: [SecretBox],
+})
+export class DeliveryModule {}

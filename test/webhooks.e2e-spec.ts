@@ -1,0 +1,246 @@
+import { createHmac } from 'node:crypto';
+import { createServer, IncomingHttpHeaders, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from 'pg';
+import { expectProblem, http } from './support/http';
+import { TestSystem } from './support/test-system';
+
+const KEY = 'webhooks-bootstrap-key-0123456789';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Received {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  at: number;
+}
+
+/** A loopback receiver: records every request; `answer` picks the status (and headers) per path and attempt. */
+class Receiver {
+  readonly received: Received[] = [];
+  answer: (path: string, nth: number) => { status: number; headers?: Record<string, string> } = () => ({ status: 204 });
+  private server?: Server;
+
+  async start(): Promise<string> {
+    this.server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', () => {
+        const path = req.url ?? '/';
+        this.received.push({ path, headers: req.headers, body, at: Date.now() });
+        const { status, headers } = this.answer(path, this.received.filter((r) => r.path === path).length);
+        res.writeHead(status, headers).end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  on(path: string): Received[] {
+    return this.received.filter((r) => r.path === path);
+  }
+
+  async close(): Promise<void> {
+    await new Promise((resolve) => this.server?.close(resolve));
+  }
+}
+
+/** What a receiver does (README): both signatures over the raw body, compared in constant time in real code. */
+function verify(secret: string, r: Received): void {
+  const expected = 'sha256=' + createHmac('sha256', secret).update(r.body).digest('hex');
+  expect(r.headers['x-service-signature']).toBe(expected);
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  const signed = `${r.headers['webhook-id']}.${r.headers['webhook-timestamp']}.${r.body}`;
+  expect(r.headers['webhook-signature']).toBe('v1,' + createHmac('sha256', key).update(signed).digest('base64'));
+  expect(Math.abs(Number(r.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
+  expect(r.headers['x-service-delivery']).toBe(r.headers['webhook-id']);
+}
+
+async function eventually<T>(read: () => T | Promise<T>, ok: (value: T) => boolean, ms = 10_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() > until) throw new Error(`condition not met: ${JSON.stringify(value)}`);
+    await sleep(50);
+  }
+}
+
+describe('Webhooks', () => {
+  let system: TestSystem;
+  let base: string;
+  let receiver: Receiver;
+  let receiverUrl: string;
+
+  beforeAll(async () => {
+    receiver = new Receiver();
+    receiverUrl = await receiver.start();
+    system = await TestSystem.start({
+      bootstrapApiKey: KEY,
+      runsEnv: { BUILTIN_RUNTIME_STEP_MS: '10' },
+      webhooksEnv: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_DELAYS: '300ms,300ms,300ms' },
+    });
+    base = system.url();
+  });
+  afterAll(async () => {
+    await system.stop();
+    await receiver.close();
+  });
+
+  const newAgent = async () => (await http(base, 'POST', '/v1/agents', { key: KEY, body: {} })).body.agent.agent_id as string;
+  const subscribe = (agentId: string, path: string, events: string[]) =>
+    http(base, 'POST', `/v1/agents/${agentId}/webhooks`, { key: KEY, body: { url: receiverUrl + path, events } });
+  const startRun = (agentId: string) => http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body: { skip_deploy_check: true } });
+
+  it('creates, shows, lists, patches and deletes webhooks exactly as the spec says', async () => {
+    const agentId = await newAgent();
+    const created = await subscribe(agentId, '/crud', ['run.started']);
+    expect(created.status).toBe(201);
+    expect(Object.keys(created.body).sort()).toEqual(['created_at', 'events', 'signing_secret', 'status', 'url', 'webhook_id']);
+    expect(created.body).toMatchObject({ url: receiverUrl + '/crud', events: ['run.started'], status: 'active' });
+    const id = created.body.webhook_id;
+    const path = `/v1/agents/${agentId}/webhooks/${id}`;
+
+    const got = await http(base, 'GET', path, { key: KEY });
+    expect(Object.keys(got.body).sort()).toEqual(['agent_id', 'created_at', 'events', 'status', 'updated_at', 'url', 'user_id', 'webhook_id']);
+    expect(JSON.stringify((await http(base, 'GET', `/v1/agents/${agentId}/webhooks`, { key: KEY })).body)).not.toContain(
+      created.body.signing_secret,
+    );
+
+    const patched = await http(base, 'PATCH', path, { key: KEY, body: { events: ['run.completed', 'run.failed'] } });
+    expect(patched.body).toMatchObject({ url: receiverUrl + '/crud', events: ['run.completed', 'run.failed'], status: 'active' });
+    expect((await http(base, 'PATCH', path, { key: KEY, body: { status: 'disabled' } })).body.status).toBe('disabled');
+
+    const del = await http(base, 'DELETE', path, { key: KEY });
+    expect(del.status).toBe(204);
+    expectProblem(await http(base, 'GET', path, { key: KEY }), 404);
+    expectProblem(await http(base, 'DELETE', path, { key: KEY }), 404);
+  });
+
+  it.each([
+    [{ url: 'ftp://example.com/x', events: ['run.started'] }, 'url'],
+    [{ url: '/relative', events: ['run.started'] }, 'url'],
+    [{ url: 'https://user:pw@example.com/x', events: ['run.started'] }, 'url'],
+    [{ url: 'https://example.com/x', events: [] }, 'events'],
+    [{ url: 'https://example.com/x', events: ['run.exploded'] }, 'events'],
+    [{ events: ['run.started'] }, 'url'],
+  ])('refuses %j naming %s', async (body, field) => {
+    const agentId = await newAgent();
+    const res = await http(base, 'POST', `/v1/agents/${agentId}/webhooks`, { key: KEY, body });
+    expectProblem(res, 400);
+    expect(res.body.detail).toContain(field);
+  });
+
+  it('answers 404 for an unknown agent or webhook', async () => {
+    expectProblem(await http(base, 'GET', '/v1/agents/00000000-0000-4000-8000-000000000000/webhooks', { key: KEY }), 404);
+    const agentId = await newAgent();
+    expectProblem(await http(base, 'GET', `/v1/agents/${agentId}/webhooks/not-a-uuid`, { key: KEY }), 404);
+  });
+
+  it('delivers signed notifications for the subscribed events only, with the spec body', async () => {
+    const agentId = await newAgent();
+    const secret = (await subscribe(agentId, '/signed', ['run.started', 'run.completed'])).body.signing_secret;
+    const completedOnly = (await subscribe(agentId, '/completed-only', ['run.completed'])).body.signing_secret;
+    const runId = (await startRun(agentId)).body.run.run_id;
+
+    const got = await eventually(() => receiver.on('/signed'), (r) => r.length >= 2);
+    const bodies = got.map((r) => JSON.parse(r.body));
+    expect(bodies.map((b) => b.event).sort()).toEqual(['run.completed', 'run.started']);
+    const started = bodies.find((b) => b.event === 'run.started');
+    const completed = bodies.find((b) => b.event === 'run.completed');
+    expect(started.data).toEqual({ run_id: runId, agent_id: agentId, status: 'in_progress' });
+    expect(completed.data).toEqual({ run_id: runId, agent_id: agentId, status: 'completed', outcome: 'success', finished_at: expect.any(String) });
+    expect(Date.parse(completed.timestamp)).not.toBeNaN();
+    for (const r of got) {
+      verify(secret, r);
+      expect(r.headers['x-service-event']).toBe(JSON.parse(r.body).event);
+      expect(r.headers['content-type']).toBe('application/json');
+    }
+    const only = await eventually(() => receiver.on('/completed-only'), (r) => r.length >= 1);
+    await sleep(300);
+    expect(receiver.on('/completed-only').map((r) => JSON.parse(r.body).event)).toEqual(['run.completed']);
+    verify(completedOnly, only[0]);
+  });
+
+  it('retries a 500 with the same delivery id, and honours Retry-After', async () => {
+    receiver.answer = (path, nth) =>
+      path === '/flaky' && nth === 1
+        ? { status: 500 }
+        : path === '/later' && nth === 1
+          ? { status: 503, headers: { 'retry-after': '2' } }
+          : { status: 200 };
+    const agentId = await newAgent();
+    await subscribe(agentId, '/flaky', ['run.started']);
+    await subscribe(agentId, '/later', ['run.started']);
+    await startRun(agentId);
+    const flaky = await eventually(() => receiver.on('/flaky'), (r) => r.length >= 2);
+    expect(flaky[1].headers['x-service-delivery']).toBe(flaky[0].headers['x-service-delivery']);
+    expect(flaky[1].body).toBe(flaky[0].body);
+    const later = await eventually(() => receiver.on('/later'), (r) => r.length >= 2);
+    expect(later[1].at - later[0].at).toBeGreaterThanOrEqual(1900);
+    await sleep(500);
+    expect(receiver.on('/flaky')).toHaveLength(2);
+  });
+
+  it('a 410 disables the webhook; a disabled or deleted webhook gets nothing more', async () => {
+    receiver.answer = (path) => (path === '/gone' ? { status: 410 } : { status: 200 });
+    const agentId = await newAgent();
+    const gone = (await subscribe(agentId, '/gone', ['run.started', 'run.completed'])).body.webhook_id;
+    const disabled = (await subscribe(agentId, '/disabled', ['run.started'])).body.webhook_id;
+    const deleted = (await subscribe(agentId, '/deleted', ['run.started'])).body.webhook_id;
+    await http(base, 'PATCH', `/v1/agents/${agentId}/webhooks/${disabled}`, { key: KEY, body: { status: 'disabled' } });
+    await http(base, 'DELETE', `/v1/agents/${agentId}/webhooks/${deleted}`, { key: KEY });
+
+    await startRun(agentId);
+    await eventually(
+      async () => (await http(base, 'GET', `/v1/agents/${agentId}/webhooks/${gone}`, { key: KEY })).body.status,
+      (s) => s === 'disabled',
+    );
+    await startRun(agentId);
+    await sleep(1000);
+    expect(receiver.on('/gone')).toHaveLength(1);
+    expect(receiver.on('/disabled')).toHaveLength(0);
+    expect(receiver.on('/deleted')).toHaveLength(0);
+  });
+});
+
+describe('Webhook SSRF protection', () => {
+  let system: TestSystem;
+  let receiver: Receiver;
+  let receiverUrl: string;
+
+  beforeAll(async () => {
+    receiver = new Receiver();
+    receiverUrl = await receiver.start();
+    system = await TestSystem.start({ bootstrapApiKey: KEY, runsEnv: { BUILTIN_RUNTIME_STEP_MS: '10' }, webhooksEnv: { WEBHOOK_RETRY_DELAYS: '100ms' } });
+  });
+  afterAll(async () => {
+    await system.stop();
+    await receiver.close();
+  });
+
+  it('refuses to deliver to loopback addresses, by literal IP and by name, recording why', async () => {
+    const base = system.url();
+    const agentId = (await http(base, 'POST', '/v1/agents', { key: KEY, body: {} })).body.agent.agent_id;
+    const port = new URL(receiverUrl).port;
+    for (const url of [`${receiverUrl}/ip`, `http://localhost:${port}/name`]) {
+      expect((await http(base, 'POST', `/v1/agents/${agentId}/webhooks`, { key: KEY, body: { url, events: ['run.started'] } })).status).toBe(201);
+    }
+    await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body: { skip_deploy_check: true } });
+    const pg = new Client({ connectionString: system.infra.databaseUrl });
+    await pg.connect();
+    try {
+      const attempts = await eventually(
+        async () => (await pg.query(`SELECT error, status_code FROM webhooks.delivery_attempts`)).rows,
+        (rows) => rows.length >= 2,
+      );
+      for (const a of attempts) {
+        expect(a.status_code).toBeNull();
+        expect(a.error).toMatch(/refused/);
+      }
+    } finally {
+      await pg.end();
+    }
+    expect(receiver.received).toHaveLength(0);
+  });
+});
