@@ -180,6 +180,33 @@ describe('Webhooks', () => {
     expect(later[1].at - later[0].at).toBeGreaterThanOrEqual(1900);
     await sleep(500);
     expect(receiver.on('/flaky')).toHaveLength(2);
+
+    // Every attempt is recorded, and a delivery can be sent again with the same id.
+    const hooks = (await http(base, 'GET', `/v1/agents/${agentId}/webhooks`, { key: KEY })).body.webhooks;
+    const flakyHook = hooks.find((h: { url: string }) => h.url.endsWith('/flaky')).webhook_id;
+    const listed = await http(base, 'GET', `/v1/agents/${agentId}/webhooks/${flakyHook}/deliveries`, { key: KEY });
+    expect(listed.status).toBe(200);
+    expect(listed.body.total).toBe(1);
+    const [delivery] = listed.body.deliveries;
+    expect(delivery).toMatchObject({ delivery_id: flaky[0].headers['x-service-delivery'], event: 'run.started', status: 'succeeded' });
+    expect(delivery.payload).toEqual(JSON.parse(flaky[0].body));
+    expect(delivery.attempts.map((a: { attempt: number; status_code: number }) => [a.attempt, a.status_code])).toEqual([
+      [1, 500],
+      [2, 200],
+    ]);
+    expect(delivery.attempts[0].response_body).toBe('ok');
+    const again = await http(base, 'POST', `/v1/agents/${agentId}/webhooks/${flakyHook}/deliveries/${delivery.delivery_id}/redeliver`, {
+      key: KEY,
+    });
+    expect(again.status).toBe(202);
+    const third = await eventually(() => receiver.on('/flaky'), (r) => r.length >= 3);
+    expect(third[2].headers['x-service-delivery']).toBe(delivery.delivery_id);
+    expectProblem(
+      await http(base, 'POST', `/v1/agents/${agentId}/webhooks/${flakyHook}/deliveries/00000000-0000-4000-8000-000000000000/redeliver`, {
+        key: KEY,
+      }),
+      404,
+    );
   });
 
   it('a 410 disables the webhook; a disabled or deleted webhook gets nothing more', async () => {

@@ -1,8 +1,19 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import {
+  ApiAcceptedResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
 import {
   CreateWebhookRequest,
   CreatedWebhookDto,
+  DeliveryDto,
+  DeliveryListResponse,
+  ListDeliveriesQuery,
   UpdateWebhookRequest,
   WebhookDto,
   WebhookListResponse,
@@ -83,5 +94,42 @@ export class WebhooksController {
     @Param('webhook_id') webhookId: string,
   ): Promise<void> {
     await this.services.request(WebhooksPatterns.DeleteWebhook, { user_id: userId, agent_id: agentId, webhook_id: webhookId }, requestId);
+  }
+
+  @Get(':webhook_id/deliveries')
+  @ApiOperation({ summary: "A webhook's deliveries, newest first, each with every attempt" })
+  @ApiOkResponse({ type: DeliveryListResponse })
+  @ApiProblems(400, 401, 404)
+  deliveries(
+    @CallerId() userId: string,
+    @RequestId() requestId: string,
+    @Param('agent_id') agentId: string,
+    @Param('webhook_id') webhookId: string,
+    @Query() query: ListDeliveriesQuery,
+  ): Promise<DeliveryListResponse> {
+    return this.services.request(
+      WebhooksPatterns.ListDeliveries,
+      { ...query, user_id: userId, agent_id: agentId, webhook_id: webhookId },
+      requestId,
+    );
+  }
+
+  @Post(':webhook_id/deliveries/:delivery_id/redeliver')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Send a delivery again now, with the same delivery id and body' })
+  @ApiAcceptedResponse({ type: DeliveryDto })
+  @ApiProblems(401, 404)
+  redeliver(
+    @CallerId() userId: string,
+    @RequestId() requestId: string,
+    @Param('agent_id') agentId: string,
+    @Param('webhook_id') webhookId: string,
+    @Param('delivery_id') deliveryId: string,
+  ): Promise<DeliveryDto> {
+    return this.services.request(
+      WebhooksPatterns.Redeliver,
+      { user_id: userId, agent_id: agentId, webhook_id: webhookId, delivery_id: deliveryId },
+      requestId,
+    );
   }
 }

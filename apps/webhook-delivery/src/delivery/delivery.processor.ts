@@ -13,6 +13,7 @@ import { nextRetryDelay, parseRetryDelays } from './retry-schedule';
 import { SecretBox } from './secret-box';
 import { SendResult, WebhookSender } from './webhook-sender';
 
+/** The job id is the delivery id, or `<delivery id>-redelivery-<time>` for a redelivery. */
 interface DeliveryJob {
   delivery_id: string;
 }
