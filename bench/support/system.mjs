@@ -46,6 +46,7 @@ export async function startSystem({ apps, env = {}, appEnv = {}, gatewayPort = 3
   return {
     url,
     databaseUrl: dbUrl.toString(),
+    redisPrefix: base.REDIS_PREFIX,
     async stop() {
       for (const child of children) child.kill('SIGTERM');
       await Promise.all(children.map((c) => new Promise((resolve) => (c.exitCode !== null ? resolve() : c.once('exit', resolve)))));
