@@ -43,6 +43,19 @@ describe('Health and the OpenAPI document', () => {
       '/v1/workspaces/reorder': ['post'],
       '/v1/agents/{agent_id}/instructions': ['get', 'put'],
       '/v1/agents/{agent_id}/instructions/history': ['get'],
+      '/v1/agents/{agent_id}/runs': ['get', 'post'],
+      '/v1/agents/{agent_id}/runs/{run_id}': ['get', 'delete'],
+      '/v1/agents/{agent_id}/runs/{run_id}/cancel': ['post'],
+      '/v1/agents/{agent_id}/runs/{run_id}/events': ['get'],
+      '/v1/agents/{agent_id}/runs/{run_id}/events/stream': ['get'],
+      '/v1/agents/{agent_id}/schedule': ['get', 'put', 'delete'],
+      '/v1/agents/{agent_id}/schedule/pause': ['post'],
+      '/v1/agents/{agent_id}/schedule/resume': ['post'],
+      '/v1/schedules': ['get'],
+      '/v1/agents/{agent_id}/webhooks': ['get', 'post'],
+      '/v1/agents/{agent_id}/webhooks/{webhook_id}': ['get', 'patch', 'delete'],
+      '/v1/agents/{agent_id}/webhooks/{webhook_id}/deliveries': ['get'],
+      '/v1/agents/{agent_id}/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver': ['post'],
     };
     for (const [path, methods] of Object.entries(operations)) {
       expect({ path, methods: Object.keys(doc.paths[path] ?? {}).sort() }).toEqual({ path, methods: [...methods].sort() });
@@ -56,6 +69,13 @@ describe('Health and the OpenAPI document', () => {
     expect(successSchema('/v1/agents/{agent_id}/instructions/history', 'get', '200')).toBe(
       '#/components/schemas/InstructionHistoryResponse',
     );
+    expect(successSchema('/v1/agents/{agent_id}/runs', 'get', '200')).toBe('#/components/schemas/RunListResponse');
+    expect(successSchema('/v1/agents/{agent_id}/schedule', 'get', '200')).toBe('#/components/schemas/ScheduleResponse');
+    expect(successSchema('/v1/agents/{agent_id}/webhooks', 'post', '201')).toBe('#/components/schemas/CreatedWebhookDto');
+    expect(doc.paths['/v1/agents/{agent_id}/runs/{run_id}/events/stream'].get.responses['200'].content).toHaveProperty(
+      'text/event-stream',
+    );
+    expect(doc.components.schemas.RunEventItem.required).toEqual(expect.arrayContaining(['event_index', 'recorded_at', 'event']));
     const agentSchema = doc.components.schemas.AgentDto;
     expect(Object.keys(agentSchema.properties)).toEqual(
       expect.arrayContaining(['agent_id', 'unread', 'latest_run_id', 'deployment_state', 'deployed_at']),
