@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { ApiKeysService } from '../apps/agents-service/src/api-keys/api-keys.service';
-import { UsersService } from '../apps/agents-service/src/users/users.service';
 import { HttpResult, expectProblem, http } from './support/http';
 import { TestSystem } from './support/test-system';
+import { User, freshUser } from './support/test-users';
 
 const BOOTSTRAP_KEY = 'e2e-bootstrap-key-agents-0123456789';
 
@@ -28,11 +27,6 @@ const AGENT_KEYS = [
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-interface User {
-  userId: string;
-  email: string;
-  key: string;
-}
 
 describe('Agents through the gateway', () => {
   let system: TestSystem;
@@ -451,13 +445,6 @@ describe('Agents through the gateway', () => {
   });
 });
 
-async function freshUser(system: TestSystem, label: string): Promise<User> {
-  const app = system.agents[0];
-  const email = `${label}-${randomUUID()}@example.test`;
-  const user = await app.get(UsersService).createUser(email);
-  const key = await app.get(ApiKeysService).create(user.id, 'theirs');
-  return { userId: user.id, email, key: key.api_key };
-}
 
 /**
  * A 400 Problem naming `field` in its detail (and in `errors`, when the answer lists them).

@@ -1,8 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { ApiKeysService } from '../apps/agents-service/src/api-keys/api-keys.service';
-import { UsersService } from '../apps/agents-service/src/users/users.service';
 import { HttpResult, expectProblem, http } from './support/http';
 import { TestSystem } from './support/test-system';
+import { User, freshUser } from './support/test-users';
 
 const BOOTSTRAP_KEY = 'e2e-bootstrap-key-instructions-0123456789';
 
@@ -12,11 +11,6 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
-interface User {
-  userId: string;
-  email: string;
-  key: string;
-}
 
 describe('Instructions through the gateway', () => {
   let system: TestSystem;
@@ -225,13 +219,6 @@ describe('Instructions through the gateway', () => {
   });
 });
 
-async function freshUser(system: TestSystem, label: string): Promise<User> {
-  const app = system.agents[0];
-  const email = `${label}-${randomUUID()}@example.test`;
-  const user = await app.get(UsersService).createUser(email);
-  const key = await app.get(ApiKeysService).create(user.id, 'theirs');
-  return { userId: user.id, email, key: key.api_key };
-}
 
 /** A 400 Problem naming `field` in its detail and in its `errors` list (request validation). */
 function expectFieldProblem(res: HttpResult, field: string): void {

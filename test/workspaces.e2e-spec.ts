@@ -1,19 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { ApiKeysService } from '../apps/agents-service/src/api-keys/api-keys.service';
-import { UsersService } from '../apps/agents-service/src/users/users.service';
 import { HttpResult, expectProblem, http } from './support/http';
 import { TestSystem } from './support/test-system';
+import { User, freshUser } from './support/test-users';
 
 const BOOTSTRAP_KEY = 'e2e-bootstrap-key-workspaces-0123456789';
 
 const WORKSPACE_KEYS = ['agent_count', 'created_at', 'icon_config', 'name', 'position', 'updated_at', 'workspace_id'];
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
-interface User {
-  userId: string;
-  email: string;
-  key: string;
-}
 
 describe('Workspaces through the gateway', () => {
   let system: TestSystem;
@@ -326,13 +320,6 @@ describe('Workspaces through the gateway', () => {
   });
 });
 
-async function freshUser(system: TestSystem, label: string): Promise<User> {
-  const app = system.agents[0];
-  const email = `${label}-${randomUUID()}@example.test`;
-  const user = await app.get(UsersService).createUser(email);
-  const key = await app.get(ApiKeysService).create(user.id, 'theirs');
-  return { userId: user.id, email, key: key.api_key };
-}
 
 function expectStrictlyIncreasing(values: number[]): void {
   for (let i = 1; i < values.length; i++) expect(values[i]).toBeGreaterThan(values[i - 1]);

@@ -1,84 +1,17 @@
-import { IsString, IsUUID, MaxLength } from 'class-validator';
+import { IntersectionType } from '@nestjs/swagger';
 import { CreateAgentRequest, ListAgentsQuery, MoveAgentRequest } from '../dto/agents.dto';
 import { InstructionHistoryQuery, PutInstructionsRequest } from '../dto/instructions.dto';
 import { CreateWorkspaceRequest, ReorderWorkspacesRequest, UpdateWorkspaceRequest } from '../dto/workspaces.dto';
+import { AgentScopedMessage, UserScopedMessage, WorkspaceScopedMessage } from './user-scoped.message';
 
-/*
- * Messages from the gateway to agents-service: the HTTP request's fields plus
- * the caller (user_id) and the path ids. Path ids stay plain strings here; a
- * malformed one is answered as not found by the service, never as a 400.
- */
-
-export class ListAgentsMessage extends ListAgentsQuery {
-  @IsUUID()
-  user_id!: string;
-}
-
-export class CreateAgentMessage extends CreateAgentRequest {
-  @IsUUID()
-  user_id!: string;
-}
-
-export class AgentRefMessage {
-  @IsUUID()
-  user_id!: string;
-
-  @IsString()
-  @MaxLength(256)
-  agent_id!: string;
-}
-
-export class MoveAgentMessage extends MoveAgentRequest {
-  @IsUUID()
-  user_id!: string;
-
-  @IsString()
-  @MaxLength(256)
-  agent_id!: string;
-}
-
-export class CreateWorkspaceMessage extends CreateWorkspaceRequest {
-  @IsUUID()
-  user_id!: string;
-}
-
-export class UpdateWorkspaceMessage extends UpdateWorkspaceRequest {
-  @IsUUID()
-  user_id!: string;
-
-  @IsString()
-  @MaxLength(256)
-  workspace_id!: string;
-}
-
-export class WorkspaceRefMessage {
-  @IsUUID()
-  user_id!: string;
-
-  @IsString()
-  @MaxLength(256)
-  workspace_id!: string;
-}
-
-export class ReorderWorkspacesMessage extends ReorderWorkspacesRequest {
-  @IsUUID()
-  user_id!: string;
-}
-
-export class PutInstructionsMessage extends PutInstructionsRequest {
-  @IsUUID()
-  user_id!: string;
-
-  @IsString()
-  @MaxLength(256)
-  agent_id!: string;
-}
-
-export class InstructionHistoryMessage extends InstructionHistoryQuery {
-  @IsUUID()
-  user_id!: string;
-
-  @IsString()
-  @MaxLength(256)
-  agent_id!: string;
-}
+/** Messages from the gateway to agents-service: the request's fields plus the caller and path ids. */
+export class ListAgentsMessage extends IntersectionType(ListAgentsQuery, UserScopedMessage) {}
+export class CreateAgentMessage extends IntersectionType(CreateAgentRequest, UserScopedMessage) {}
+export class AgentRefMessage extends AgentScopedMessage {}
+export class MoveAgentMessage extends IntersectionType(MoveAgentRequest, AgentScopedMessage) {}
+export class CreateWorkspaceMessage extends IntersectionType(CreateWorkspaceRequest, UserScopedMessage) {}
+export class UpdateWorkspaceMessage extends IntersectionType(UpdateWorkspaceRequest, WorkspaceScopedMessage) {}
+export class WorkspaceRefMessage extends WorkspaceScopedMessage {}
+export class ReorderWorkspacesMessage extends IntersectionType(ReorderWorkspacesRequest, UserScopedMessage) {}
+export class PutInstructionsMessage extends IntersectionType(PutInstructionsRequest, AgentScopedMessage) {}
+export class InstructionHistoryMessage extends IntersectionType(InstructionHistoryQuery, AgentScopedMessage) {}

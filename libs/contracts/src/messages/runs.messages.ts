@@ -1,77 +1,22 @@
-import { IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
+import { IntersectionType } from '@nestjs/swagger';
+import { IsOptional, Matches } from 'class-validator';
 import { CancelRunRequest, ListRunsQuery, RunEventsQuery, StartRunRequest } from '../dto/runs.dto';
+import { AgentScopedMessage, RunScopedMessage } from './user-scoped.message';
 
-export class StartRunMessage extends StartRunRequest {
-  @IsUUID()
-  user_id!: string;
-
-  @IsString()
-  @MaxLength(256)
-  agent_id!: string;
-
+export class StartRunMessage extends IntersectionType(StartRunRequest, AgentScopedMessage) {
   /** The Idempotency-Key header: 1-255 visible ASCII characters. */
   @IsOptional()
   @Matches(/^[\x21-\x7e]{1,255}$/, { message: 'Idempotency-Key must be 1-255 visible ASCII characters' })
   idempotency_key?: string;
 }
 
-export class RunRefMessage {
-  @IsUUID()
-  user_id!: string;
-
-  @IsString()
-  @MaxLength(256)
-  agent_id!: string;
-
-  @IsString()
-  @MaxLength(256)
-  run_id!: string;
-}
-
-export class CancelRunMessage extends CancelRunRequest {
-  @IsUUID()
-  user_id!: string;
-
-  @IsString()
-  @MaxLength(256)
-  agent_id!: string;
-
-  @IsString()
-  @MaxLength(256)
-  run_id!: string;
-}
-
-export class ListRunsMessage extends ListRunsQuery {
-  @IsUUID()
-  user_id!: string;
-
-  @IsString()
-  @MaxLength(256)
-  agent_id!: string;
-}
-
-export class RunEventsMessage extends RunEventsQuery {
-  @IsUUID()
-  user_id!: string;
-
-  @IsString()
-  @MaxLength(256)
-  agent_id!: string;
-
-  @IsString()
-  @MaxLength(256)
-  run_id!: string;
-}
+export class RunRefMessage extends RunScopedMessage {}
+export class CancelRunMessage extends IntersectionType(CancelRunRequest, RunScopedMessage) {}
+export class ListRunsMessage extends IntersectionType(ListRunsQuery, AgentScopedMessage) {}
+export class RunEventsMessage extends IntersectionType(RunEventsQuery, RunScopedMessage) {}
 
 /** runs-service asks agents-service for what a run needs of its agent. */
-export class AgentContextMessage {
-  @IsUUID()
-  user_id!: string;
-
-  @IsString()
-  @MaxLength(256)
-  agent_id!: string;
-}
+export class AgentContextMessage extends AgentScopedMessage {}
 
 export interface AgentContext {
   agent_id: string;

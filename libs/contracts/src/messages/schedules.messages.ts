@@ -1,23 +1,10 @@
-import { IsISO8601, IsString, IsUUID, MaxLength } from 'class-validator';
+import { IntersectionType } from '@nestjs/swagger';
+import { IsISO8601, IsUUID } from 'class-validator';
 import { PutScheduleRequest } from '../dto/schedules.dto';
+import { AgentScopedMessage } from './user-scoped.message';
 
-export class AgentScheduleMessage {
-  @IsUUID()
-  user_id!: string;
-
-  @IsString()
-  @MaxLength(256)
-  agent_id!: string;
-}
-
-export class PutScheduleMessage extends PutScheduleRequest {
-  @IsUUID()
-  user_id!: string;
-
-  @IsString()
-  @MaxLength(256)
-  agent_id!: string;
-}
+export class AgentScheduleMessage extends AgentScopedMessage {}
+export class PutScheduleMessage extends IntersectionType(PutScheduleRequest, AgentScopedMessage) {}
 
 /** scheduler-service → runs-service: start the run of one fire; the fire time makes it idempotent. */
 export class StartScheduledRunMessage {

@@ -1,75 +1,15 @@
-import { IsString, IsUUID, MaxLength } from 'class-validator';
+import { IntersectionType } from '@nestjs/swagger';
+import { IsString, MaxLength } from 'class-validator';
 import { CreateWebhookRequest, ListDeliveriesQuery, UpdateWebhookRequest } from '../dto/webhooks.dto';
+import { AgentScopedMessage, WebhookScopedMessage } from './user-scoped.message';
 
-export class AgentWebhooksMessage {
-  @IsUUID()
-  user_id!: string;
+export class AgentWebhooksMessage extends AgentScopedMessage {}
+export class CreateWebhookMessage extends IntersectionType(CreateWebhookRequest, AgentScopedMessage) {}
+export class WebhookRefMessage extends WebhookScopedMessage {}
+export class UpdateWebhookMessage extends IntersectionType(UpdateWebhookRequest, WebhookScopedMessage) {}
+export class ListDeliveriesMessage extends IntersectionType(ListDeliveriesQuery, WebhookScopedMessage) {}
 
-  @IsString()
-  @MaxLength(256)
-  agent_id!: string;
-}
-
-export class CreateWebhookMessage extends CreateWebhookRequest {
-  @IsUUID()
-  user_id!: string;
-
-  @IsString()
-  @MaxLength(256)
-  agent_id!: string;
-}
-
-export class WebhookRefMessage {
-  @IsUUID()
-  user_id!: string;
-
-  @IsString()
-  @MaxLength(256)
-  agent_id!: string;
-
-  @IsString()
-  @MaxLength(256)
-  webhook_id!: string;
-}
-
-export class UpdateWebhookMessage extends UpdateWebhookRequest {
-  @IsUUID()
-  user_id!: string;
-
-  @IsString()
-  @MaxLength(256)
-  agent_id!: string;
-
-  @IsString()
-  @MaxLength(256)
-  webhook_id!: string;
-}
-
-export class ListDeliveriesMessage extends ListDeliveriesQuery {
-  @IsUUID()
-  user_id!: string;
-
-  @IsString()
-  @MaxLength(256)
-  agent_id!: string;
-
-  @IsString()
-  @MaxLength(256)
-  webhook_id!: string;
-}
-
-export class RedeliverMessage {
-  @IsUUID()
-  user_id!: string;
-
-  @IsString()
-  @MaxLength(256)
-  agent_id!: string;
-
-  @IsString()
-  @MaxLength(256)
-  webhook_id!: string;
-
+export class RedeliverMessage extends WebhookScopedMessage {
   @IsString()
   @MaxLength(256)
   delivery_id!: string;
