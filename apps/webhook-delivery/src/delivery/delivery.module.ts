@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { QueueNames } from '@aas/contracts';
 import { WebhooksEnv } from '../config/webhooks.env';
+import { DeliveryStore } from './delivery-store';
 import { DeliveryProcessor } from './delivery.processor';
 import { SecretBox } from './secret-box';
 import { WebhookEventsConsumer } from './webhook-events.consumer';
@@ -17,6 +18,7 @@ import { WebhookSender } from './webhook-sender';
       useFactory: (config: ConfigService<WebhooksEnv, true>) => new SecretBox(config.get('WEBHOOK_SECRET_KEY', { infer: true })),
     },
     WebhookSender,
+    DeliveryStore,
     WebhookEventsConsumer,
     DeliveryProcessor,
   ],

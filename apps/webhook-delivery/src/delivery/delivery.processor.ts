@@ -1,14 +1,11 @@
 import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { QueueNames } from '@aas/contracts';
 import { DelayedError, Job } from 'bullmq';
-import { DataSource } from 'typeorm';
+import { LRUCache } from 'lru-cache';
 import { WebhooksEnv } from '../config/webhooks.env';
-import { WebhookEntity } from '../subscriptions/webhook.entity';
-import { DeliveryAttemptEntity } from './delivery-attempt.entity';
-import { DeliveryEntity } from './delivery.entity';
+import { DeliveryStore, Outcome } from './delivery-store';
 import { nextRetryDelay, parseRetryDelays } from './retry-schedule';
 import { SecretBox } from './secret-box';
 import { SendResult, WebhookSender } from './webhook-sender';
@@ -28,9 +25,11 @@ interface DeliveryJob {
 export class DeliveryProcessor extends WorkerHost implements OnApplicationBootstrap {
   private readonly logger = new Logger(DeliveryProcessor.name);
   private readonly delays: number[];
+  /** Decrypted secrets by their sealed form: a new secret is a new key, so nothing stale is ever served. */
+  private readonly secretCache = new LRUCache<string, string>({ max: 10_000 });
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly store: DeliveryStore,
     private readonly sender: WebhookSender,
     private readonly secrets: SecretBox,
     private readonly config: ConfigService<WebhooksEnv, true>,
@@ -44,38 +43,28 @@ export class DeliveryProcessor extends WorkerHost implements OnApplicationBootst
   }
 
   async process(job: Job<DeliveryJob>, token?: string): Promise<void> {
-    const manager = this.dataSource.manager;
-    const delivery = await manager.findOneBy(DeliveryEntity, { id: job.data.delivery_id });
-    if (!delivery || delivery.status !== 'pending') return;
-    const webhook = await manager.findOneBy(WebhookEntity, { id: delivery.webhookId });
+    const delivery = await this.store.pending(job.data.delivery_id);
+    if (!delivery) return;
     // A webhook disabled or deleted after this was queued gets nothing more.
-    if (!webhook || webhook.status !== 'active') return this.finish(delivery.id, 'cancelled');
+    if (delivery.webhookStatus !== 'active') return this.store.finish(delivery.id, 'cancelled');
 
     const attempt = delivery.attemptCount + 1;
     const startedAt = new Date();
     const result = await this.sender.send({
-      url: webhook.url,
-      secret: this.secrets.open(webhook.secretSealed),
+      url: delivery.url!,
+      secret: this.secretOf(delivery.secretSealed!),
       deliveryId: delivery.id,
       event: delivery.event,
       body: delivery.body,
     });
-    await this.recordAttempt(delivery.id, attempt, startedAt, result);
-
-    if (result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300) {
-      return this.finish(delivery.id, 'succeeded');
+    const outcome = this.outcomeOf(attempt, result);
+    await this.store.recordAttempt(delivery.id, attempt, startedAt, result, outcome);
+    // The receiver says the endpoint is gone for good: stop sending to it.
+    if (result.statusCode === 410) await this.store.disableWebhook(delivery.webhookId!);
+    if (outcome.status === 'pending') {
+      await job.moveToDelayed(outcome.nextAttemptAt.getTime(), token);
+      throw new DelayedError();
     }
-    if (result.statusCode === 410) {
-      // The receiver says the endpoint is gone for good: stop sending to it.
-      await manager.update(WebhookEntity, { id: webhook.id }, { status: 'disabled', updatedAt: new Date() });
-      return this.finish(delivery.id, 'failed');
-    }
-    const delay = nextRetryDelay(attempt, this.delays, Math.random, result.retryAfterMs);
-    if (delay === null) return this.finish(delivery.id, 'failed');
-    const at = Date.now() + delay;
-    await manager.update(DeliveryEntity, { id: delivery.id }, { nextAttemptAt: new Date(at) });
-    await job.moveToDelayed(at, token);
-    throw new DelayedError();
   }
 
   /** Redis connection errors: BullMQ reconnects on its own; without a listener they would crash the process. */
@@ -84,22 +73,19 @@ export class DeliveryProcessor extends WorkerHost implements OnApplicationBootst
     this.logger.warn(`delivery worker: ${error.message}`);
   }
 
-  private async recordAttempt(deliveryId: string, attempt: number, startedAt: Date, result: SendResult): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
-      await manager.insert(DeliveryAttemptEntity, {
-        deliveryId,
-        attempt,
-        startedAt,
-        durationMs: result.durationMs,
-        statusCode: result.statusCode,
-        error: result.error,
-        responseBody: result.responseBody,
-      });
-      await manager.update(DeliveryEntity, { id: deliveryId }, { attemptCount: attempt });
-    });
+  private outcomeOf(attempt: number, result: SendResult): Outcome {
+    if (result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300) return { status: 'succeeded' };
+    if (result.statusCode === 410) return { status: 'failed' };
+    const delay = nextRetryDelay(attempt, this.delays, Math.random, result.retryAfterMs);
+    return delay === null ? { status: 'failed' } : { status: 'pending', nextAttemptAt: new Date(Date.now() + delay) };
   }
 
-  private async finish(deliveryId: string, status: 'succeeded' | 'failed' | 'cancelled'): Promise<void> {
-    await this.dataSource.manager.update(DeliveryEntity, { id: deliveryId }, { status, nextAttemptAt: null, finishedAt: new Date() });
+  private secretOf(sealed: string): string {
+    let secret = this.secretCache.get(sealed);
+    if (secret === undefined) {
+      secret = this.secrets.open(sealed);
+      this.secretCache.set(sealed, secret);
+    }
+    return secret;
   }
 }
