@@ -79,6 +79,7 @@ describe('Runs through the gateway (built-in runtime)', () => {
       latest_run_id: run.run_id,
       latest_run_status: 'completed',
       latest_build_run_id: run.run_id,
+      latest_instruction_build_run_id: run.run_id,
       active_build_run_id: null,
     });
     expect(typeof agent.deployed_at).toBe('string');

@@ -83,6 +83,8 @@ export interface RunProgressEvent {
   has_pending_input: boolean;
   last_chat_message?: string;
   policy_type: string | null;
+  /** The run has written the agent's instructions (a build run's `instructions` line). */
+  wrote_instructions: boolean;
   /** Set when a build run completed with outcome success: the agent is deployed. */
   deployed_at?: string;
   at: string;

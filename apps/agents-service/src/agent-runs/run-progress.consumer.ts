@@ -31,9 +31,10 @@ export class RunProgressConsumer extends WorkerHost {
       await this.dataSource.query(
         `UPDATE agents SET
            latest_build_run_id = $2, active_build_run_id = CASE WHEN $3 THEN NULL ELSE $2 END,
-           has_instruction_build = true, latest_build_run_number = $4, latest_build_run_seq = $5
+           has_instruction_build = true, latest_build_run_number = $4, latest_build_run_seq = $5,
+           latest_instruction_build_run_id = CASE WHEN $6 THEN $2 ELSE latest_instruction_build_run_id END
          WHERE id = $1 AND (latest_build_run_number, latest_build_run_seq) < ($4, $5)`,
-        [e.agent_id, e.run_id, e.is_finished, e.run_number, e.seq],
+        [e.agent_id, e.run_id, e.is_finished, e.run_number, e.seq, e.wrote_instructions === true],
       );
     }
     if (e.deployed_at) {

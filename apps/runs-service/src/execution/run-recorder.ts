@@ -61,7 +61,9 @@ export class RunRecorder {
     });
     await manager.save(run);
     if (t.lifecycle) await recordEvent(manager, t.lifecycle, lifecycleEvent(run, t, now));
-    if (t.lifecycle || t.chatMessage !== undefined || before.hasPendingInput !== t.next.hasPendingInput || index === 0) {
+    const agentVisible =
+      t.lifecycle || t.chatMessage !== undefined || t.instructions !== undefined || before.hasPendingInput !== t.next.hasPendingInput;
+    if (agentVisible || index === 0) {
       await recordEvent(manager, EventNames.RunProgress, progressEvent(run, index, t, now));
     }
   }
@@ -99,6 +101,7 @@ function progressEvent(run: RunEntity, seq: number, t: RunTransition, now: Date)
     is_finished: run.isFinished,
     has_pending_input: run.hasPendingInput,
     policy_type: run.policyType,
+    wrote_instructions: run.wroteInstructions,
     at: now.toISOString(),
   };
   if (t.chatMessage !== undefined) event.last_chat_message = t.chatMessage;
