@@ -15,6 +15,8 @@ export interface SystemOptions {
   runsEnv?: Record<string, string>;
   schedulerEnv?: Record<string, string>;
   webhooksEnv?: Record<string, string>;
+  /** false: no in-process webhook-delivery (a test runs it as separate processes). */
+  webhooks?: boolean;
 }
 
 type Env = Record<string, string>;
@@ -49,7 +51,7 @@ export class TestSystem {
     for (let i = 0; i < (options.agentsReplicas ?? 1); i++) system.agents.push(await startAgentsService(agentsEnv));
     system.others.runs = await startRunsService({ ...env, ...options.runsEnv });
     system.others.scheduler = await startSchedulerService({ ...env, ...options.schedulerEnv });
-    system.others.webhooks = await startWebhooksService({ ...env, ...options.webhooksEnv });
+    if (options.webhooks !== false) system.others.webhooks = await startWebhooksService({ ...env, ...options.webhooksEnv });
     for (let i = 0; i < (options.gateways ?? 1); i++) {
       system.gateways.push(await startApiGateway({ ...env, PORT: '0', ...options.gatewayEnv }));
     }

@@ -28,4 +28,16 @@ export class WebhooksEnv extends ServiceEnv {
   @Min(1)
   @Max(2000)
   WEBHOOK_WORKER_CONCURRENCY: number = 100;
+
+  /** A worker holds a delivery's lock this long between renewals; a dead worker's delivery is taken over after it lapses. */
+  @IsInt()
+  @Min(500)
+  @Max(600_000)
+  WEBHOOK_LOCK_DURATION_MS: number = 30_000;
+
+  /** How often workers look for deliveries whose worker died. */
+  @IsInt()
+  @Min(500)
+  @Max(600_000)
+  WEBHOOK_STALLED_INTERVAL_MS: number = 30_000;
 }

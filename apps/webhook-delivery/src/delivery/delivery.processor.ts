@@ -1,8 +1,7 @@
-import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
-import { Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { QueueNames } from '@aas/contracts';
-import { DelayedError, Job } from 'bullmq';
+import { DelayedError, Job, Worker } from 'bullmq';
 import { LRUCache } from 'lru-cache';
 import { WebhooksEnv } from '../config/webhooks.env';
 import { DeliveryStore, Outcome } from './delivery-store';
@@ -19,10 +18,13 @@ interface DeliveryJob {
  * Sends deliveries. Any number of processes share the queue; BullMQ gives each
  * job to one worker at a time, and a job whose worker was killed is given to
  * another, which sends it again with the same delivery id. Retries wait on the
- * job itself (moved to delayed), so nothing is lost across restarts.
+ * job itself (moved to delayed), so nothing is lost across restarts. The worker
+ * is built here rather than with @Processor so its lock and stall timing come
+ * from validated settings.
  */
-@Processor(QueueNames.WebhookDeliveries)
-export class DeliveryProcessor extends WorkerHost implements OnApplicationBootstrap {
+@Injectable()
+export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
+  private worker?: Worker<DeliveryJob>;
   private readonly logger = new Logger(DeliveryProcessor.name);
   private readonly delays: number[];
   /** Decrypted secrets by their sealed form: a new secret is a new key, so nothing stale is ever served. */
@@ -34,12 +36,27 @@ export class DeliveryProcessor extends WorkerHost implements OnApplicationBootst
     private readonly secrets: SecretBox,
     private readonly config: ConfigService<WebhooksEnv, true>,
   ) {
-    super();
     this.delays = parseRetryDelays(config.get('WEBHOOK_RETRY_DELAYS', { infer: true }));
   }
 
   onApplicationBootstrap(): void {
-    this.worker.concurrency = this.config.get('WEBHOOK_WORKER_CONCURRENCY', { infer: true });
+    const setting = <K extends keyof WebhooksEnv>(key: K) => this.config.get(key, { infer: true });
+    this.worker = new Worker<DeliveryJob>(QueueNames.WebhookDeliveries, (job, token) => this.process(job, token), {
+      connection: { url: setting('REDIS_URL'), maxRetriesPerRequest: null },
+      prefix: setting('REDIS_PREFIX'),
+      concurrency: setting('WEBHOOK_WORKER_CONCURRENCY'),
+      lockDuration: setting('WEBHOOK_LOCK_DURATION_MS'),
+      stalledInterval: setting('WEBHOOK_STALLED_INTERVAL_MS'),
+      // A delivery whose worker died is taken over again and again rather than given up.
+      maxStalledCount: 100,
+    });
+    // Redis connection errors: BullMQ reconnects on its own; without a listener they would crash the process.
+    this.worker.on('error', (error) => this.logger.warn(`delivery worker: ${error.message}`));
+  }
+
+  /** Stops taking deliveries and waits for those in flight. */
+  async onApplicationShutdown(): Promise<void> {
+    await this.worker?.close();
   }
 
   async process(job: Job<DeliveryJob>, token?: string): Promise<void> {
@@ -65,12 +82,6 @@ export class DeliveryProcessor extends WorkerHost implements OnApplicationBootst
       await job.moveToDelayed(outcome.nextAttemptAt.getTime(), token);
       throw new DelayedError();
     }
-  }
-
-  /** Redis connection errors: BullMQ reconnects on its own; without a listener they would crash the process. */
-  @OnWorkerEvent('error')
-  onError(error: Error): void {
-    this.logger.warn(`delivery worker: ${error.message}`);
   }
 
   private outcomeOf(attempt: number, result: SendResult): Outcome {
