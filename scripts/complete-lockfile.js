@@ -10,7 +10,7 @@ const path = require('node:path');
 const lockPath = path.join(__dirname, '..', 'package-lock.json');
 const lock = JSON.parse(fs.readFileSync(lockPath, 'utf8'));
 const OS = ['darwin', 'linux', 'win32', 'android', 'freebsd', 'openharmony'];
-const CPU = ['arm64', 'x64', 'ia32', 'arm', 'ppc64', 's390x', 'loong64', 'riscv64'];
+const CPU = ['arm64', 'x64', 'ia32', 'arm', 'ppc64', 'ppc64le', 's390x', 'loong64', 'riscv64'];
 
 function platformOf(name) {
   const parts = name.split('/').pop().split('-');

@@ -22,7 +22,7 @@ export interface SystemOptions {
 type Env = Record<string, string>;
 
 /** A fixed key for encrypting webhook secrets in tests (32 bytes, base64). */
-const TEST_WEBHOOK_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
+export const TEST_WEBHOOK_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
 
 /**
  * The real apps, each a Nest application with its own Redis and PostgreSQL

@@ -4,6 +4,6 @@ export * from './redis';
 export * from './logging';
 export * from './health';
 export * from './bootstrap';
-export * from './queues/queues.module';
+export * from './queues';
 export * from './outbox';
 export * from './service-client';

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
 import { RunEventsResponse, RunResponse, RunsPatterns } from '@aas/contracts';
 import { ServiceClient } from '@aas/platform';
 import { ValidationFailedError } from '@aas/problem-details';
@@ -21,11 +21,19 @@ export interface StreamTarget {
  * client that reconnects with Last-Event-ID resumes after the last one it saw.
  * Events are read from runs-service, so any gateway replica can serve a stream.
  * The stream ends with an `end` event once the run is finished and all its
- * events were sent.
+ * events were sent. On shutdown open streams are closed without it, so clients
+ * reconnect (with Last-Event-ID) to another replica.
  */
 @Injectable()
-export class RunEventStream {
+export class RunEventStream implements BeforeApplicationShutdown {
+  private readonly streaming = new Set<ServerResponse>();
+
   constructor(private readonly services: ServiceClient) {}
+
+  /** Runs before the HTTP server closes, which would otherwise wait for every stream to end. */
+  beforeApplicationShutdown(): void {
+    for (const out of this.streaming) out.end();
+  }
 
   /** Throws (a 404, a 400) before anything is written, so errors are still Problem Details. */
   async open(target: StreamTarget, lastEventId: string | undefined): Promise<{ after: number | undefined; first: RunEventsResponse }> {
@@ -34,13 +42,16 @@ export class RunEventStream {
   }
 
   async pump(target: StreamTarget, start: { after: number | undefined; first: RunEventsResponse }, out: ServerResponse): Promise<void> {
-    let closed = false;
-    out.on('close', () => (closed = true));
+    this.streaming.add(out);
+    out.on('close', () => this.streaming.delete(out));
+    // Ended by shutdown or closed by the client: either way nothing more may be written.
+    const closed = () => out.writableEnded || out.destroyed;
     let after = start.after;
     let page: RunEventsResponse | undefined = start.first;
     let lastWrite = Date.now();
-    while (!closed) {
+    while (!closed()) {
       page ??= await this.read(target, after);
+      if (closed()) break;
       for (const item of page.events) {
         out.write(`id: ${item.event_index}\nevent: run_event\ndata: ${JSON.stringify(item)}\n\n`);
         after = item.event_index;
@@ -53,6 +64,7 @@ export class RunEventStream {
           page = drained;
           continue;
         }
+        if (closed()) break;
         if (Date.now() - lastWrite > HEARTBEAT_MS) {
           out.write(': keep-alive\n\n');
           lastWrite = Date.now();
@@ -61,7 +73,7 @@ export class RunEventStream {
       }
       page = undefined;
     }
-    if (!closed) out.end('event: end\ndata: {}\n\n');
+    if (!closed()) out.end('event: end\ndata: {}\n\n');
   }
 
   private read(target: StreamTarget, after: number | undefined): Promise<RunEventsResponse> {

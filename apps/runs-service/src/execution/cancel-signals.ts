@@ -38,6 +38,11 @@ export class CancelSignals implements OnModuleInit, OnApplicationShutdown {
     return () => this.running.delete(runId);
   }
 
+  /** Aborts every run this process executes (shutdown past its drain deadline). */
+  abortAll(reason: string): void {
+    for (const controller of this.running.values()) controller.abort(reason);
+  }
+
   async signal(runId: string): Promise<void> {
     this.running.get(runId)?.abort('cancelled');
     await this.redis.publish(this.channel, runId);

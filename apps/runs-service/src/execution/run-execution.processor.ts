@@ -2,6 +2,7 @@ import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { QueueNames, RunQueuedEvent } from '@aas/contracts';
+import { DrainDeadlineAware } from '@aas/platform';
 import { Job } from 'bullmq';
 import { RunsEnv } from '../config/runs.env';
 import { RunExecutor } from './run-executor';
@@ -12,7 +13,7 @@ import { RunExecutor } from './run-executor';
  * run in error rather than leaving it in progress.
  */
 @Processor(QueueNames.RunsExecution)
-export class RunExecutionProcessor extends WorkerHost implements OnApplicationBootstrap {
+export class RunExecutionProcessor extends WorkerHost implements OnApplicationBootstrap, DrainDeadlineAware {
   constructor(
     private readonly executor: RunExecutor,
     private readonly config: ConfigService<RunsEnv, true>,
@@ -22,6 +23,11 @@ export class RunExecutionProcessor extends WorkerHost implements OnApplicationBo
 
   onApplicationBootstrap(): void {
     this.worker.concurrency = this.config.get('RUN_WORKER_CONCURRENCY', { infer: true });
+  }
+
+  /** On shutdown, runs still going when the drain deadline passes end in error instead of holding the pod. */
+  onDrainDeadline(): void {
+    this.executor.abortAll();
   }
 
   async process(job: Job<RunQueuedEvent>): Promise<void> {

@@ -13,6 +13,7 @@ import { fail, pause, start, transitionFor } from './run-transition';
 import { RuntimeLine } from './runtime-line';
 
 const TIMED_OUT = 'timeout';
+const SHUT_DOWN = 'shutdown';
 
 /** Executes one run through the agent runtime protocol, from event 0 to a final state. */
 @Injectable()
@@ -42,6 +43,14 @@ export class RunExecutor {
     });
     if ((await this.recorder.apply(run.id, start)) === 'ignored') return;
     await this.drive(run, dispatchFor(run, context));
+  }
+
+  /**
+   * Shutdown past SHUTDOWN_DRAIN_MS: the runs still executing here end in error.
+   * A runtime's side effects cannot be replayed, so no other replica may resume them.
+   */
+  abortAll(): void {
+    this.cancels.abortAll(SHUT_DOWN);
   }
 
   /** Ends a run that will not be executed. */
@@ -95,7 +104,9 @@ export class RunExecutor {
     const reason =
       signal.aborted && signal.reason === TIMED_OUT
         ? `the run exceeded RUN_TIMEOUT_MS (${this.config.get('RUN_TIMEOUT_MS', { infer: true })} ms)`
-        : error instanceof RuntimeFailure
+        : signal.aborted && signal.reason === SHUT_DOWN
+          ? 'runs-service shut down before the run finished (SHUTDOWN_DRAIN_MS passed); not retried'
+          : error instanceof RuntimeFailure
           ? error.message
           : `the run failed: ${(error as Error).message}`;
     if (!(error instanceof RuntimeFailure)) this.logger.warn({ run_id: runId, err: error }, 'run execution failed');

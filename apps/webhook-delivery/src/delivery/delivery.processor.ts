@@ -1,6 +1,7 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { QueueNames } from '@aas/contracts';
+import { QueueWorkersDrain } from '@aas/platform';
 import { DelayedError, Job, Worker } from 'bullmq';
 import { LRUCache } from 'lru-cache';
 import { WebhooksEnv } from '../config/webhooks.env';
@@ -23,7 +24,7 @@ interface DeliveryJob {
  * from validated settings.
  */
 @Injectable()
-export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
+export class DeliveryProcessor implements OnApplicationBootstrap {
   private worker?: Worker<DeliveryJob>;
   private readonly logger = new Logger(DeliveryProcessor.name);
   private readonly delays: number[];
@@ -35,6 +36,7 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
     private readonly sender: WebhookSender,
     private readonly secrets: SecretBox,
     private readonly config: ConfigService<WebhooksEnv, true>,
+    private readonly drain: QueueWorkersDrain,
   ) {
     this.delays = parseRetryDelays(config.get('WEBHOOK_RETRY_DELAYS', { infer: true }));
   }
@@ -52,11 +54,8 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
     });
     // Redis connection errors: BullMQ reconnects on its own; without a listener they would crash the process.
     this.worker.on('error', (error) => this.logger.warn(`delivery worker: ${error.message}`));
-  }
-
-  /** Stops taking deliveries and waits for those in flight. */
-  async onApplicationShutdown(): Promise<void> {
-    await this.worker?.close();
+    // On shutdown it stops taking deliveries and finishes those in flight (each is bounded by WEBHOOK_TIMEOUT_MS).
+    this.drain.register(this.worker);
   }
 
   async process(job: Job<DeliveryJob>, token?: string): Promise<void> {

@@ -6,6 +6,7 @@ import { ProblemDetailsFilter, createValidationPipe } from '@aas/problem-details
 import { RedisStreamsServer } from '@aas/transport';
 import { Logger, PinoLogger } from 'nestjs-pino';
 import { ServiceEnv } from '../config/common.env';
+import { exitCleanlyOnSignals } from './shutdown-signals';
 
 /**
  * Starts a back-end service: message handlers on the Redis Streams transport
@@ -30,7 +31,7 @@ export async function startServiceApp(module: DynamicModule, service: string): P
     },
     { inheritAppConfig: true },
   );
-  app.enableShutdownHooks();
+  exitCleanlyOnSignals(app);
   await app.startAllMicroservices();
   await app.listen(config.get('HEALTH_PORT', { infer: true }), '0.0.0.0');
   return app;

@@ -41,4 +41,13 @@ export class ServiceEnv extends CommonEnv {
   @Min(1)
   @Max(1024)
   RPC_CONCURRENCY: number = 64;
+
+  /**
+   * On SIGTERM, how long queue workers may finish the jobs they hold before
+   * long ones are cut short; keep it under the pod's termination grace period.
+   */
+  @IsInt({ message: 'SHUTDOWN_DRAIN_MS must be an integer' })
+  @Min(0)
+  @Max(600_000)
+  SHUTDOWN_DRAIN_MS: number = 20_000;
 }

@@ -1,9 +1,10 @@
 import { getQueueToken } from '@nestjs/bullmq';
-import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleInit, Optional } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { JobsOptions, Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
+import { QueueWorkersDrain } from '../queues/queue-workers.drain';
 import { OutboxEventEntity } from './outbox-event.entity';
 
 const BATCH = 100;
@@ -27,16 +28,18 @@ const JOB_OPTIONS: JobsOptions = {
  * between enqueue and delete) keeps its job id and is de-duplicated by BullMQ.
  */
 @Injectable()
-export class OutboxRelay implements OnModuleInit, OnApplicationShutdown {
+export class OutboxRelay implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger(OutboxRelay.name);
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private again = false;
+  private stopped = false;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(OUTBOX_ROUTES) private readonly routes: OutboxRoutes,
     private readonly moduleRef: ModuleRef,
+    @Optional() private readonly workers?: QueueWorkersDrain,
   ) {}
 
   onModuleInit(): void {
@@ -44,13 +47,18 @@ export class OutboxRelay implements OnModuleInit, OnApplicationShutdown {
     this.timer.unref();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Publishes what the app's last jobs recorded, once they are done, then stops; the queues are still open. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.workers?.drain();
     clearInterval(this.timer);
+    this.stopped = true;
     await this.running;
+    await this.drain().catch((error: Error) => this.logger.warn(`outbox relay: ${error.message}; left for another replica`));
   }
 
   /** Publishes soon: called after a commit that recorded events, and by the poll as a safety net. */
   kick(): void {
+    if (this.stopped) return;
     if (this.running) {
       this.again = true;
       return;

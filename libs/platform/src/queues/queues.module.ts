@@ -1,16 +1,33 @@
 import { BullModule } from '@nestjs/bullmq';
-import { DynamicModule } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { DiscoveryModule } from '@nestjs/core';
 import { CommonEnv } from '../config/common.env';
+import { QueueWorkersDrain } from './queue-workers.drain';
 
-/** BullMQ on REDIS_URL, every queue under REDIS_PREFIX so installs sharing a Redis stay apart. */
+@Module({})
+class QueuesModule {}
+
+/**
+ * BullMQ on REDIS_URL, every queue under REDIS_PREFIX so installs sharing a
+ * Redis stay apart, and the drain that stops the app's workers cleanly.
+ */
 export function queuesModule(): DynamicModule {
-  return BullModule.forRootAsync({
-    inject: [ConfigService],
-    useFactory: (config: ConfigService<CommonEnv, true>) => ({
-      // Options, not a connection: BullMQ then owns its connections and closes them on shutdown.
-      connection: { url: config.get('REDIS_URL', { infer: true }), maxRetriesPerRequest: null },
-      prefix: config.get('REDIS_PREFIX', { infer: true }),
-    }),
-  });
+  return {
+    module: QueuesModule,
+    global: true,
+    imports: [
+      DiscoveryModule,
+      BullModule.forRootAsync({
+        inject: [ConfigService],
+        useFactory: (config: ConfigService<CommonEnv, true>) => ({
+          // Options, not a connection: BullMQ then owns its connections and closes them on shutdown.
+          connection: { url: config.get('REDIS_URL', { infer: true }), maxRetriesPerRequest: null },
+          prefix: config.get('REDIS_PREFIX', { infer: true }),
+        }),
+      }),
+    ],
+    providers: [QueueWorkersDrain],
+    exports: [QueueWorkersDrain],
+  };
 }

@@ -1,0 +1,2 @@
+export * from './queue-workers.drain';
+export * from './queues.module';
