@@ -76,6 +76,7 @@ export class ProcessSystem {
       REDIS_PREFIX: this.infra.redisPrefix,
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
       WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
+      RATE_LIMIT_REQUESTS: '0',
       ...this.options.env,
     };
   }

@@ -64,6 +64,8 @@ export class TestSystem {
       REDIS_URL: this.infra.redisUrl,
       REDIS_PREFIX: this.infra.redisPrefix,
       HEALTH_PORT: '0',
+      // Tests send many requests with one key; test/rate-limit.e2e-spec.ts sets a limit of its own.
+      RATE_LIMIT_REQUESTS: '0',
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
       WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
     };

@@ -37,6 +37,16 @@ export class UnauthorizedError extends DomainError {
   }
 }
 
+/** Over a rate limit: the answer carries Retry-After, in whole seconds. */
+export class TooManyRequestsError extends DomainError {
+  constructor(
+    detail: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(ProblemCode.TooManyRequests, detail);
+  }
+}
+
 export class ServiceUnavailableError extends DomainError {
   constructor(detail: string) {
     super(ProblemCode.ServiceUnavailable, detail);

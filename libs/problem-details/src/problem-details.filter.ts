@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Observable, throwError } from 'rxjs';
+import { TooManyRequestsError } from './domain-error';
 import { PROBLEM_CONTENT_TYPE } from './problem-detail';
 import { toProblem } from './to-problem';
 
@@ -24,6 +25,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
     if (problem.status >= 500) this.logger.error({ err: error, req_id: request.id, problem }, 'request failed');
+    if (error instanceof TooManyRequestsError) void reply.header('retry-after', String(error.retryAfterSeconds));
     void reply
       .status(problem.status)
       .header('content-type', PROBLEM_CONTENT_TYPE)

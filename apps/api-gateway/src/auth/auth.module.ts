@@ -1,9 +1,17 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { ApiKeyRateLimiter } from '../rate-limit/api-key-rate-limiter';
+import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { ApiKeyGuard } from './api-key.guard';
 
+/** Global guards run in the order given: who is calling first, then that caller's rate limit. */
 @Module({
-  providers: [ApiKeyAuthenticator, { provide: APP_GUARD, useClass: ApiKeyGuard }],
+  providers: [
+    ApiKeyAuthenticator,
+    ApiKeyRateLimiter,
+    { provide: APP_GUARD, useClass: ApiKeyGuard },
+    { provide: APP_GUARD, useClass: RateLimitGuard },
+  ],
 })
 export class AuthModule {}

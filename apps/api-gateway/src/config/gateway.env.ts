@@ -22,4 +22,14 @@ export class GatewayEnv extends CommonEnv {
   @IsInt()
   @Min(1)
   AUTH_CACHE_MAX_KEYS: number = 10_000;
+
+  /** Requests one API key may make per RATE_LIMIT_WINDOW_SECONDS, across all gateway replicas; 0 turns the limit off. */
+  @IsInt({ message: 'RATE_LIMIT_REQUESTS must be an integer' })
+  @Min(0)
+  RATE_LIMIT_REQUESTS: number = 1200;
+
+  @IsInt({ message: 'RATE_LIMIT_WINDOW_SECONDS must be an integer' })
+  @Min(1)
+  @Max(86_400)
+  RATE_LIMIT_WINDOW_SECONDS: number = 60;
 }
