@@ -1,10 +1,11 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { RedisModule, ServiceClientModule, loggingModule, settingsModule } from '@aas/platform';
+import { MetricsModule, RedisModule, ServiceClientModule, loggingModule, settingsModule } from '@aas/platform';
 import { AgentsController } from './agents/agents.controller';
 import { ApiKeysController } from './api-keys/api-keys.controller';
 import { AuthModule } from './auth/auth.module';
 import { GatewayEnv } from './config/gateway.env';
 import { GatewayHealthModule } from './health/gateway-health.module';
+import { HttpMetrics } from './http/http-metrics';
 import { MeController } from './identity/me.controller';
 import { RunEventStreamController } from './runs/run-event-stream.controller';
 import { RunEventStream } from './runs/run-event-stream';
@@ -26,8 +27,9 @@ export class ApiGatewayModule {
         ServiceClientModule,
         AuthModule,
         GatewayHealthModule,
+        MetricsModule.forApp('api-gateway'),
       ],
-      providers: [RunEventStream],
+      providers: [RunEventStream, HttpMetrics],
       controllers: [MeController, ApiKeysController, AgentsController, WorkspacesController, InstructionsController, RunsController, RunEventStreamController, AgentScheduleController, SchedulesController, WebhooksController],
     };
   }

@@ -7,3 +7,4 @@ export * from './bootstrap';
 export * from './queues';
 export * from './outbox';
 export * from './service-client';
+export * from './metrics';

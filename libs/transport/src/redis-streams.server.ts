@@ -19,6 +19,8 @@ export interface RedisStreamsServerOptions {
   claimIdleMs?: number;
   /** Wraps each handler call, e.g. to bind the request id to the logger. */
   runInContext?: (metadata: RpcMetadata, run: () => Promise<void>) => Promise<void>;
+  /** Told of every request answered: its pattern, handling time and whether the answer was an error (metrics). */
+  onHandled?: (pattern: string, seconds: number, failed: boolean) => void;
 }
 
 type Entry = [id: string, fields: string[]];
@@ -140,10 +142,11 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
       return this.reply(request, { err: problem, response: undefined, isDisposed: true });
     }
     const context = new StreamsRpcContext([request.pattern, request.metadata]);
+    const started = performance.now();
     const run = () =>
       new Promise<void>((resolve, reject) => {
         let last: unknown;
-        const started: unknown = this.handleRequest(
+        const handling: unknown = this.handleRequest(
           context,
           async () => this.transformToObservable(await handler(request.data, context)),
           async (packet: WritePacket) => {
@@ -152,11 +155,12 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
               return;
             }
             const response = packet.response !== undefined ? packet.response : last;
+            this.options.onHandled?.(request.pattern, (performance.now() - started) / 1000, Boolean(packet.err));
             await this.reply(request, { ...packet, response }).then(resolve, reject);
           },
         );
         // handleRequest returns the hook's promise, which rejects if the handler could not even be produced.
-        void Promise.resolve(started).catch(reject);
+        void Promise.resolve(handling).catch(reject);
       });
     const runInContext = this.options.runInContext ?? ((_meta, fn) => fn());
     await runInContext(request.metadata, run);

@@ -9,6 +9,7 @@ import { CancelSignals } from './cancel-signals';
 import { HttpRuntime } from './http-runtime';
 import { RunExecutionProcessor } from './run-execution.processor';
 import { RunExecutor } from './run-executor';
+import { RunMetrics } from './run-metrics';
 import { RunRecorder } from './run-recorder';
 
 @Module({
@@ -25,6 +26,7 @@ import { RunRecorder } from './run-recorder';
       },
     },
     CancelSignals,
+    RunMetrics,
     RunRecorder,
     RunExecutor,
     RunExecutionProcessor,

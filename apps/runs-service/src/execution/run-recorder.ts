@@ -4,6 +4,7 @@ import { EventNames, RunLifecycleEvent, RunProgressEvent } from '@aas/contracts'
 import { OutboxRelay, recordEvent } from '@aas/platform';
 import { DataSource, EntityManager } from 'typeorm';
 import { RunEntity } from '../runs/run.entity';
+import { RunMetrics } from './run-metrics';
 import { RunState, RunTransition } from './run-transition';
 
 /** `ignored`: the run was already finished; `finished`: this change finished it; `recorded`: it runs on. */
@@ -19,17 +20,19 @@ export class RunRecorder {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly outbox: OutboxRelay,
+    private readonly metrics: RunMetrics,
   ) {}
 
   async apply(runId: string, makeTransition: (state: RunState) => RunTransition): Promise<RecordResult> {
     const result = await this.dataSource.transaction(async (manager) => {
       const run = await manager.findOne(RunEntity, { where: { id: runId }, lock: { mode: 'pessimistic_write' } });
-      if (!run || run.isFinished) return { result: 'ignored' as const, published: false };
+      if (!run || run.isFinished) return { result: 'ignored' as const, status: undefined };
       const transition = makeTransition(stateOf(run));
       await this.write(manager, run, transition);
-      return { result: run.isFinished ? ('finished' as const) : ('recorded' as const), published: true } as const;
+      return { result: run.isFinished ? ('finished' as const) : ('recorded' as const), status: run.status };
     });
-    if (result.published) this.outbox.kick();
+    if (result.result !== 'ignored') this.outbox.kick();
+    if (result.result === 'finished') this.metrics.finished(result.status!);
     return result.result;
   }
 

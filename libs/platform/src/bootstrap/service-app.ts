@@ -5,7 +5,9 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { ProblemDetailsFilter, createValidationPipe } from '@aas/problem-details';
 import { RedisStreamsServer } from '@aas/transport';
 import { Logger, PinoLogger } from 'nestjs-pino';
+import { Histogram, Registry } from 'prom-client';
 import { ServiceEnv } from '../config/common.env';
+import { METRIC_PREFIX } from '../metrics/metrics.module';
 import { exitCleanlyOnSignals } from './shutdown-signals';
 
 /**
@@ -19,6 +21,13 @@ export async function startServiceApp(module: DynamicModule, service: string): P
   app.useGlobalPipes(createValidationPipe());
   const config = app.get<ConfigService<ServiceEnv, true>>(ConfigService);
   const pino = await app.resolve(PinoLogger);
+  const rpcDuration = new Histogram({
+    name: `${METRIC_PREFIX}rpc_request_duration_seconds`,
+    help: 'Time to handle a request from the transport, by message pattern and outcome',
+    labelNames: ['pattern', 'outcome'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [app.get(Registry)],
+  });
   app.connectMicroservice(
     {
       strategy: new RedisStreamsServer({
@@ -27,6 +36,7 @@ export async function startServiceApp(module: DynamicModule, service: string): P
         service,
         concurrency: config.get('RPC_CONCURRENCY', { infer: true }),
         runInContext: (metadata, run) => pino.runInContext(run, { bindings: { req_id: metadata.request_id } }),
+        onHandled: (pattern, seconds, failed) => rpcDuration.observe({ pattern, outcome: failed ? 'error' : 'ok' }, seconds),
       }),
     },
     { inheritAppConfig: true },

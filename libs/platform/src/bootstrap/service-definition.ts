@@ -8,6 +8,7 @@ import { dataSourceOptionsFromEnv } from '../database/data-source-options';
 import { migrateSchema } from '../database/migrate';
 import { ServiceHealthModule } from '../health/service-health.module';
 import { loggingModule } from '../logging/logging.module';
+import { MetricsModule } from '../metrics/metrics.module';
 import { RedisModule } from '../redis/redis.module';
 import { startServiceApp } from './service-app';
 
@@ -22,7 +23,7 @@ export interface ServiceDefinition<E extends ServiceEnv> {
   healthPattern: string;
 }
 
-/** The modules every back-end app starts with: validated settings, logging, its schema, Redis, health. */
+/** The modules every back-end app starts with: validated settings, logging, its schema, Redis, health, metrics. */
 export function serviceFoundation<E extends ServiceEnv>(
   definition: ServiceDefinition<E>,
   overrides: Record<string, string>,
@@ -33,6 +34,7 @@ export function serviceFoundation<E extends ServiceEnv>(
     serviceDatabaseModule(definition.schema),
     { module: RedisModule },
     ServiceHealthModule.forService(definition.healthPattern),
+    MetricsModule.forApp(definition.name),
   ];
 }
 

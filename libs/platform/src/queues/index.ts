@@ -1,2 +1,4 @@
+export * from './app-queue-workers';
+export * from './queue-metrics';
 export * from './queue-workers.drain';
 export * from './queues.module';

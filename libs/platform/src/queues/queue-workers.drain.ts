@@ -1,24 +1,9 @@
-import { WorkerHost } from '@nestjs/bullmq';
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { DiscoveryService } from '@nestjs/core';
-import { Worker } from 'bullmq';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ServiceEnv } from '../config/common.env';
-
-/** A queue processor that must cut its jobs short when the drain deadline passes (a long run, say). */
-export interface DrainDeadlineAware {
-  onDrainDeadline(): void;
-}
-
-interface DrainableWorker {
-  worker: Worker;
-  onDrainDeadline?: () => void;
-}
-
-function isDeadlineAware(value: object): value is DrainDeadlineAware {
-  return typeof (value as Partial<DrainDeadlineAware>).onDrainDeadline === 'function';
-}
+import { Worker } from 'bullmq';
+import { AppQueueWorkers } from './app-queue-workers';
 
 /**
  * On shutdown, every BullMQ worker of the app stops taking jobs and finishes
@@ -30,17 +15,16 @@ function isDeadlineAware(value: object): value is DrainDeadlineAware {
 @Injectable()
 export class QueueWorkersDrain implements BeforeApplicationShutdown {
   private readonly logger = new Logger(QueueWorkersDrain.name);
-  private readonly registered: DrainableWorker[] = [];
   private draining?: Promise<void>;
 
   constructor(
-    private readonly discovery: DiscoveryService,
+    private readonly workers: AppQueueWorkers,
     private readonly config: ConfigService<ServiceEnv, true>,
   ) {}
 
-  /** For workers built by hand rather than with @Processor. */
+  /** A worker built by hand rather than with @Processor: drained like the others (and watched by metrics). */
   register(worker: Worker, onDrainDeadline?: () => void): void {
-    this.registered.push({ worker, onDrainDeadline });
+    this.workers.register(worker, onDrainDeadline);
   }
 
   beforeApplicationShutdown(): Promise<void> {
@@ -54,7 +38,7 @@ export class QueueWorkersDrain implements BeforeApplicationShutdown {
   }
 
   private async closeAll(): Promise<void> {
-    const workers = [...this.discoveredWorkers(), ...this.registered];
+    const workers = this.workers.all();
     if (workers.length === 0) return;
     const closed = Promise.allSettled(workers.map(({ worker }) => worker.close())).then(() => true);
     const deadline = this.config.get('SHUTDOWN_DRAIN_MS', { infer: true });
@@ -63,24 +47,5 @@ export class QueueWorkersDrain implements BeforeApplicationShutdown {
     this.logger.warn(`jobs still running after SHUTDOWN_DRAIN_MS (${deadline} ms); cutting them short`);
     for (const { onDrainDeadline } of workers) onDrainDeadline?.();
     await closed;
-  }
-
-  private discoveredWorkers(): DrainableWorker[] {
-    return this.discovery
-      .getProviders()
-      .map((wrapper) => wrapper.instance as unknown)
-      .filter((instance): instance is WorkerHost => instance instanceof WorkerHost && hasWorker(instance))
-      .map((host) => ({
-        worker: host.worker,
-        onDrainDeadline: isDeadlineAware(host) ? () => host.onDrainDeadline() : undefined,
-      }));
-  }
-}
-
-function hasWorker(host: WorkerHost): boolean {
-  try {
-    return host.worker !== undefined;
-  } catch {
-    return false; // its worker was never started (the app failed during start-up)
   }
 }

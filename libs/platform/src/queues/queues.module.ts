@@ -3,6 +3,8 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { DiscoveryModule } from '@nestjs/core';
 import { CommonEnv } from '../config/common.env';
+import { AppQueueWorkers } from './app-queue-workers';
+import { QueueMetrics } from './queue-metrics';
 import { QueueWorkersDrain } from './queue-workers.drain';
 
 @Module({})
@@ -10,7 +12,7 @@ class QueuesModule {}
 
 /**
  * BullMQ on REDIS_URL, every queue under REDIS_PREFIX so installs sharing a
- * Redis stay apart, and the drain that stops the app's workers cleanly.
+ * Redis stay apart; the app's workers drained on shutdown and measured.
  */
 export function queuesModule(): DynamicModule {
   return {
@@ -27,7 +29,7 @@ export function queuesModule(): DynamicModule {
         }),
       }),
     ],
-    providers: [QueueWorkersDrain],
-    exports: [QueueWorkersDrain],
+    providers: [AppQueueWorkers, QueueWorkersDrain, QueueMetrics],
+    exports: [AppQueueWorkers, QueueWorkersDrain],
   };
 }

@@ -1,0 +1,41 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { METRIC_PREFIX } from '@aas/platform';
+import { Counter, Gauge, Registry } from 'prom-client';
+import { DataSource } from 'typeorm';
+
+/**
+ * Runs by status: the unfinished ones counted in PostgreSQL at scrape time (a
+ * partial index keeps that cheap; the figure is the same on every replica), and
+ * the runs this process finished, by final status.
+ */
+@Injectable()
+export class RunMetrics {
+  private readonly finishedRuns: Counter<'status'>;
+
+  constructor(@InjectDataSource() dataSource: DataSource, registry: Registry) {
+    this.finishedRuns = new Counter({
+      name: `${METRIC_PREFIX}runs_finished_total`,
+      help: 'Runs this process brought to a final state, by that status',
+      labelNames: ['status'],
+      registers: [registry],
+    });
+    new Gauge({
+      name: `${METRIC_PREFIX}runs_unfinished`,
+      help: 'Runs not finished yet, by status (the same on every replica)',
+      labelNames: ['status'],
+      registers: [registry],
+      async collect() {
+        this.reset();
+        const rows: { status: string; count: string }[] = await dataSource.query(
+          'SELECT status, count(*) AS count FROM runs WHERE NOT is_finished GROUP BY status',
+        );
+        for (const row of rows) this.set({ status: row.status }, Number(row.count));
+      },
+    });
+  }
+
+  finished(status: string): void {
+    this.finishedRuns.inc({ status });
+  }
+}

@@ -1,0 +1,74 @@
+import { RunsPatterns } from '@aas/contracts';
+import { INestApplication } from '@nestjs/common';
+import { http } from './support/http';
+import { Sample, parsePrometheusText, samplesOf } from './support/prometheus-text';
+import { TestSystem, urlOf } from './support/test-system';
+
+const KEY = 'metrics-bootstrap-key-0123456789';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function scrape(url: string): Promise<Sample[]> {
+  const res = await fetch(`${url}/metrics`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+  return parsePrometheusText(await res.text());
+}
+
+const total = (samples: Sample[]) => samples.reduce((sum, s) => sum + s.value, 0);
+
+/** GET /metrics on every app, in the Prometheus text format, without authentication. */
+describe('Metrics', () => {
+  let system: TestSystem;
+  let base: string;
+  const appUrl = (app: INestApplication | undefined) => urlOf(app!);
+
+  beforeAll(async () => {
+    system = await TestSystem.start({ bootstrapApiKey: KEY, runsEnv: { BUILTIN_RUNTIME_STEP_MS: '10' } });
+    base = system.url();
+  });
+  afterAll(() => system.stop());
+
+  it('the gateway measures requests by route pattern and status, and exposes process metrics', async () => {
+    const missing = '00000000-0000-4000-8000-000000000000';
+    for (let i = 0; i < 3; i++) expect((await http(base, 'GET', `/v1/agents/${missing}`, { key: KEY })).status).toBe(404);
+    const samples = await scrape(base);
+    const labels = { service: 'api-gateway', method: 'GET', route: '/v1/agents/:agent_id', status_code: '404' };
+    expect(samplesOf(samples, 'aas_http_request_duration_seconds_count', labels)).toEqual([
+      expect.objectContaining({ value: 3 }),
+    ]);
+    // One series per route, not per id.
+    expect(samples.some((s) => s.labels.route?.includes(missing))).toBe(false);
+    expect(samplesOf(samples, 'aas_process_resident_memory_bytes')[0].value).toBeGreaterThan(0);
+  });
+
+  it('runs-service reports runs by status, queue depths, job outcomes and request handling', async () => {
+    const agentId = (await http(base, 'POST', '/v1/agents', { key: KEY, body: {} })).body.agent.agent_id;
+    const before = await scrape(appUrl(system.others.runs));
+    const finishedBefore = total(samplesOf(before, 'aas_runs_finished_total', { status: 'completed' }));
+    for (let i = 0; i < 3; i++) {
+      expect((await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body: { skip_deploy_check: true } })).status).toBe(201);
+    }
+    for (let waited = 0; waited < 10_000; waited += 100) {
+      const runs = (await http(base, 'GET', `/v1/agents/${agentId}/runs`, { key: KEY })).body.runs;
+      if (runs.every((r: { is_finished: boolean }) => r.is_finished)) break;
+      await sleep(100);
+    }
+
+    const samples = await scrape(appUrl(system.others.runs));
+    expect(total(samplesOf(samples, 'aas_runs_finished_total', { service: 'runs-service', status: 'completed' })) - finishedBefore).toBe(3);
+    expect(samplesOf(samples, 'aas_runs_unfinished').every((s) => s.value === 0)).toBe(true);
+    expect(samplesOf(samples, 'aas_queue_jobs', { queue: 'runs-execution', state: 'waiting' })).toEqual([
+      expect.objectContaining({ value: 0 }),
+    ]);
+    expect(total(samplesOf(samples, 'aas_queue_jobs_processed_total', { queue: 'runs-execution', outcome: 'completed' }))).toBeGreaterThanOrEqual(3);
+    expect(total(samplesOf(samples, 'aas_rpc_request_duration_seconds_count', { pattern: RunsPatterns.StartRun, outcome: 'ok' }))).toBe(3);
+  });
+
+  it('every back-end app serves its metrics on its health port', async () => {
+    const apps = { 'agents-service': system.agents[0], 'scheduler-service': system.others.scheduler, 'webhook-delivery': system.others.webhooks };
+    for (const [service, app] of Object.entries(apps)) {
+      const samples = await scrape(appUrl(app));
+      expect(samplesOf(samples, 'aas_process_cpu_seconds_total', { service }).length).toBeGreaterThan(0);
+    }
+  });
+});
