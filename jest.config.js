@@ -24,6 +24,7 @@ const shared = {
     '^@aas/problem-details$': '<rootDir>/libs/problem-details/src',
     '^@aas/transport$': '<rootDir>/libs/transport/src',
     '^@aas/platform$': '<rootDir>/libs/platform/src',
+    '^@aas/platform/tracing$': '<rootDir>/libs/platform/src/tracing/start-tracing',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
 };

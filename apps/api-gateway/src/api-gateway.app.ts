@@ -2,7 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { exitCleanlyOnSignals, REQUEST_ID_HEADER, validateEnv } from '@aas/platform';
+import { REQUEST_ID_HEADER, validateEnv } from '@aas/platform';
 import { ProblemDetailsFilter, createValidationPipe } from '@aas/problem-details';
 import type { IncomingMessage } from 'node:http';
 import { Logger } from 'nestjs-pino';
@@ -39,7 +39,6 @@ export async function createApiGateway(overrides: Record<string, string> = {}): 
   // Also sees what Fastify rejects before routing (bad JSON, oversize body): Nest installs its error handler on Fastify.
   app.useGlobalFilters(new ProblemDetailsFilter());
   app.useGlobalPipes(createValidationPipe());
-  exitCleanlyOnSignals(app);
   serveOpenApi(app, buildOpenApiDocument(app));
   return app;
 }

@@ -1,3 +1,4 @@
+import { context, propagation } from '@opentelemetry/api';
 import { randomUUID } from 'node:crypto';
 import { ClientProxy, ReadPacket, WritePacket } from '@nestjs/microservices';
 import { GatewayTimeoutError, ServiceUnavailableError, toProblem } from '@aas/problem-details';
@@ -81,11 +82,14 @@ export class RedisStreamsClient extends ClientProxy {
     }, timeoutMs);
     this.pending.set(id, { callback, timer });
 
+    const metadata: RpcMetadata = { ...(packet as ReadPacket & { metadata?: RpcMetadata }).metadata };
+    // The caller's trace continues in the service (a no-op unless tracing is on).
+    propagation.inject(context.active(), metadata);
     const fields = encodeRequest({
       id,
       pattern,
       data: packet.data,
-      metadata: (packet as ReadPacket & { metadata?: RpcMetadata }).metadata ?? {},
+      metadata,
       replyTo: this.replyKey,
       deadline: Date.now() + timeoutMs,
     });

@@ -1,3 +1,4 @@
+import { ROOT_CONTEXT, SpanKind, propagation, trace } from '@opentelemetry/api';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { CustomTransportStrategy, Server, WritePacket } from '@nestjs/microservices';
@@ -24,6 +25,8 @@ export interface RedisStreamsServerOptions {
 }
 
 type Entry = [id: string, fields: string[]];
+
+const tracer = trace.getTracer('@aas/transport');
 
 /**
  * Request/response over Redis Streams consumer groups. Nest's stock Redis
@@ -163,7 +166,11 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
         void Promise.resolve(handling).catch(reject);
       });
     const runInContext = this.options.runInContext ?? ((_meta, fn) => fn());
-    await runInContext(request.metadata, run);
+    // A span per request, child of the caller's (a no-op unless tracing is on).
+    const parent = propagation.extract(ROOT_CONTEXT, request.metadata);
+    await tracer.startActiveSpan(request.pattern, { kind: SpanKind.SERVER, attributes: { 'rpc.system': 'redis-streams' } }, parent, (span) =>
+      runInContext(request.metadata, run).finally(() => span.end()),
+    );
   }
 
   private async reply(request: RpcRequestEntry, packet: WritePacket): Promise<void> {

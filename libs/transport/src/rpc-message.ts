@@ -1,6 +1,11 @@
-/** What travels beside the payload: the caller's request id, for logs on both sides. */
+/**
+ * What travels beside the payload: the caller's request id, for logs on both
+ * sides, and the W3C trace context when tracing is on.
+ */
 export interface RpcMetadata {
   request_id?: string;
+  traceparent?: string;
+  tracestate?: string;
 }
 
 /** A request as written to a service's stream. */

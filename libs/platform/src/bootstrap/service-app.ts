@@ -8,7 +8,6 @@ import { Logger, PinoLogger } from 'nestjs-pino';
 import { Histogram, Registry } from 'prom-client';
 import { ServiceEnv } from '../config/common.env';
 import { METRIC_PREFIX } from '../metrics/metrics.module';
-import { exitCleanlyOnSignals } from './shutdown-signals';
 
 /**
  * Starts a back-end service: message handlers on the Redis Streams transport
@@ -41,7 +40,6 @@ export async function startServiceApp(module: DynamicModule, service: string): P
     },
     { inheritAppConfig: true },
   );
-  exitCleanlyOnSignals(app);
   await app.startAllMicroservices();
   await app.listen(config.get('HEALTH_PORT', { infer: true }), '0.0.0.0');
   return app;

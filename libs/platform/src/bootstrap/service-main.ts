@@ -1,4 +1,5 @@
 import { ServiceEntryPoints } from './service-definition';
+import { exitCleanlyOnSignals } from './shutdown-signals';
 
 /**
  * The command line of every back-end app: `main.js` runs it, `main.js migrate`
@@ -11,7 +12,7 @@ export function runServiceMain(name: string, entry: ServiceEntryPoints): void {
       ? entry.migrate().then((applied) => {
           process.stdout.write(`${name}: ${applied.length} migration(s) applied${applied.length ? `: ${applied.join(', ')}` : ''}\n`);
         })
-      : entry.start().then(() => undefined);
+      : entry.start().then((app) => exitCleanlyOnSignals(app));
   work.catch((error: Error) => {
     process.stderr.write(`${name}: ${error.message}\n`);
     process.exit(1);
