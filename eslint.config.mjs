@@ -1,5 +1,6 @@
 // @ts-check
 import eslint from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -16,13 +17,14 @@ export default tseslint.config(
     },
   },
   {
-    files: ['bench/**/*.mjs'],
-    languageOptions: { sourceType: 'module', globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', fetch: 'readonly', URL: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', AbortSignal: 'readonly' } },
+    // Plain Node scripts (benchmarks, fault tests).
+    files: ['bench/**/*.mjs', 'faults/**/*.mjs'],
+    languageOptions: { sourceType: 'module', globals: globals.node },
     rules: { 'no-console': 'off' },
   },
   {
     files: ['scripts/**/*.js', 'jest.config.js'],
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly', Buffer: 'readonly' } },
+    languageOptions: { sourceType: 'commonjs', globals: globals.node },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

@@ -1,0 +1,75 @@
+// npm run bench:gateway — gateway throughput and latency at 50 connections (autocannon) for
+// GET /v1/agents/{id} and POST /v1/agents, and the same GET served by a plain Fastify + pg
+// process (bench/reference/agents-server.mjs) measured in the same run, as the reference.
+//   BENCH_SECONDS (default 10 per measurement), BENCH_CONNECTIONS (default 50)
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { report } from './support/report.mjs';
+import { api, startSystem } from './support/system.mjs';
+
+const require = createRequire(import.meta.url);
+const autocannon = require('autocannon');
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const KEY = `bench-${Date.now()}-key-0123456789`;
+const REFERENCE_PORT = 3950;
+
+async function load(title, options) {
+  process.stderr.write(`  ${title}: ${SECONDS} s at ${CONNECTIONS} connections...\n`);
+  const result = await autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options });
+  const bad = result.non2xx + result.errors + result.timeouts;
+  if (bad > 0) throw new Error(`${title}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+  return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+async function startReference(databaseUrl) {
+  const server = spawn(process.execPath, [fileURLToPath(new URL('./reference/agents-server.mjs', import.meta.url)), String(REFERENCE_PORT), databaseUrl], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  for (let i = 0; i < 100; i++) {
+    const up = await fetch(`http://127.0.0.1:${REFERENCE_PORT}/v1/agents/x`).then(() => true, () => false);
+    if (up) return server;
+    await sleep(100);
+  }
+  throw new Error('the reference server did not start');
+}
+
+const system = await startSystem({
+  apps: ['agents-service', 'api-gateway'],
+  env: { BOOTSTRAP_API_KEY: KEY, RATE_LIMIT_REQUESTS: '0', LOG_LEVEL: 'warn' },
+});
+let reference;
+try {
+  const agentId = (await api(system.url, KEY, 'POST', '/v1/agents', {})).body.agent.agent_id;
+  const headers = { 'x-api-key': KEY };
+  await load('warm-up', { url: `${system.url}/v1/agents/${agentId}`, headers, duration: 2 });
+  const get = await load('gateway GET /v1/agents/{id}', { url: `${system.url}/v1/agents/${agentId}`, headers });
+  const post = await load('gateway POST /v1/agents', {
+    url: `${system.url}/v1/agents`,
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: '{}',
+  });
+  reference = await startReference(system.databaseUrl);
+  const referenceUrl = `http://127.0.0.1:${REFERENCE_PORT}/v1/agents/${agentId}`;
+  await load('reference warm-up', { url: referenceUrl, headers, duration: 2 });
+  const ref = await load('reference (plain Fastify + pg) GET', { url: referenceUrl, headers });
+
+  report('gateway', [
+    { metric: 'GET /v1/agents/{id} throughput', value: get.rps, unit: 'req/s' },
+    { metric: 'GET /v1/agents/{id} latency p50', value: get.p50, unit: 'ms' },
+    { metric: 'GET /v1/agents/{id} latency p99', value: get.p99, unit: 'ms', target: '< 25 ms' },
+    { metric: 'POST /v1/agents throughput', value: post.rps, unit: 'req/s' },
+    { metric: 'POST /v1/agents latency p50', value: post.p50, unit: 'ms' },
+    { metric: 'POST /v1/agents latency p99', value: post.p99, unit: 'ms' },
+    { metric: 'reference GET (Fastify + pg) throughput', value: ref.rps, unit: 'req/s' },
+    { metric: 'reference GET latency p99', value: ref.p99, unit: 'ms' },
+    { metric: 'gateway GET / reference GET', value: Number((get.rps / ref.rps).toFixed(2)), unit: 'x', target: '>= 0.5' },
+  ]);
+} finally {
+  reference?.kill('SIGTERM');
+  await system.stop();
+}
