@@ -8,6 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import { Logger } from 'nestjs-pino';
 import { ApiGatewayModule } from './api-gateway.module';
 import { GatewayEnv } from './config/gateway.env';
+import { installBodyChecks, problemFastifyOptions } from './http/http-hardening';
 import { requestIdFor } from './http/request-id';
 import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi-document';
 
@@ -28,12 +29,14 @@ export async function createApiGateway(overrides: Record<string, string> = {}): 
     requestIdHeader: false,
     logger: false,
     return503OnClosing: true,
+    ...problemFastifyOptions,
   });
   const fastify = adapter.getInstance();
   fastify.addHook('onRequest', async (request, reply) => {
     (request.raw as IncomingMessage & { id?: string }).id = request.id;
     void reply.header(REQUEST_ID_HEADER, request.id);
   });
+  installBodyChecks(fastify);
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, { bufferLogs: true });
   app.useLogger(app.get(Logger));
   // Also sees what Fastify rejects before routing (bad JSON, oversize body): Nest installs its error handler on Fastify.

@@ -15,6 +15,9 @@ describe('agent cursor', () => {
     ['a foreign JSON shape', Buffer.from(JSON.stringify({ s: 5 })).toString('base64url')],
     ['a non-numeric sequence', Buffer.from(JSON.stringify({ v: 1, s: '1; DROP TABLE agents' })).toString('base64url')],
     ['a negative sequence', Buffer.from(JSON.stringify({ v: 1, s: '-1' })).toString('base64url')],
+    // Found by the hostile-input fuzz: 19 digits beyond bigint reached PostgreSQL (a 500).
+    ['a sequence beyond bigint', encodeAgentCursor('9223372036854775808')],
+    ['a 19-digit sequence of nines', encodeAgentCursor('9999999999999999999')],
   ])('rejects %s with a validation error naming cursor', (_case, cursor) => {
     try {
       decodeAgentCursor(cursor);

@@ -17,6 +17,8 @@ import { ServiceClient } from '@aas/platform';
 import { AuthenticatedCaller } from './caller';
 
 const INVALID_KEY = 'The API key is invalid or has been revoked';
+/** Every key (ours and a bootstrap key that can travel in a header) is printable ASCII. */
+const KEY_CHARACTERS = /^[\x20-\x7e]+$/;
 /** Last use is recorded at most this often per key. */
 const USAGE_RECORD_INTERVAL_MS = 1000;
 
@@ -44,6 +46,9 @@ export class ApiKeyAuthenticator {
   }
 
   async authenticate(token: string, requestId: string): Promise<AuthenticatedCaller> {
+    // Header bytes outside ASCII arrive as latin-1 characters: no key has them, and the checksum
+    // comparison below works on the UTF-8 bytes, whose length would then differ (a 500 before this check).
+    if (!KEY_CHARACTERS.test(token)) throw new UnauthorizedError(INVALID_KEY);
     // A key in our format with a bad checksum is a typo or a guess: no look-up needed.
     if (hasOurFormat(token) && !hasValidChecksum(token)) throw new UnauthorizedError(INVALID_KEY);
     const hash = hashApiKey(token);

@@ -61,6 +61,13 @@ describe('hasValidChecksum', () => {
     }
   });
 
+  it('rejects, without throwing, a checksum made of non-ASCII characters', () => {
+    const { token } = generateApiKey();
+    const withUnicode = token.slice(0, -2) + 'é€';
+    expect(withUnicode.length).toBe(token.length);
+    expect(hasValidChecksum(withUnicode)).toBe(false);
+  });
+
   it('rejects tokens of the wrong length', () => {
     const { token } = generateApiKey();
     expect(hasValidChecksum(token.slice(0, -1))).toBe(false);

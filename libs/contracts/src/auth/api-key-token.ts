@@ -43,7 +43,8 @@ export function hasValidChecksum(token: string): boolean {
   if (![...random].every((c) => BASE62.includes(c))) return false;
   const expected = Buffer.from(checksumOf(random));
   const actual = Buffer.from(token.slice(-CHECKSUM_LENGTH));
-  return timingSafeEqual(expected, actual);
+  // Non-ASCII characters take more bytes than characters; timingSafeEqual throws on unequal lengths.
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 
 /** Only this hash is stored; the key itself is shown once. */

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, IsString, IsUUID, Length, Max, Min } from 'class-validator';
+import { IsWellFormedText } from './text.validators';
 
 export const AGENT_LIST_DEFAULT_LIMIT = 50;
 export const AGENT_LIST_MAX_LIMIT = 200;
@@ -87,12 +88,14 @@ export class ListAgentsQuery {
   @ApiPropertyOptional({ description: 'Only agents in this workspace' })
   @IsOptional()
   @IsString()
+  @IsWellFormedText()
   workspace_id?: string;
 
   @ApiPropertyOptional({ description: 'The next_cursor of the previous page' })
   @IsOptional()
   @IsString()
   @Length(1, 512)
+  @IsWellFormedText()
   cursor?: string;
 
   @ApiPropertyOptional({
@@ -113,6 +116,7 @@ export class ListAgentsQuery {
   @IsOptional()
   @IsString()
   @Length(1, 128)
+  @IsWellFormedText()
   policy_type?: string;
 }
 
@@ -120,11 +124,13 @@ export class CreateAgentRequest {
   @ApiPropertyOptional({ description: "One of the caller's workspaces; the default workspace when absent" })
   @IsOptional()
   @IsString()
+  @IsWellFormedText()
   workspace_id?: string;
 
   @ApiPropertyOptional({ description: "The caller's own user id (the only owner allowed)" })
   @IsOptional()
   @IsString()
+  @IsWellFormedText()
   owner_user_id?: string;
 
   @ApiPropertyOptional()
@@ -147,5 +153,6 @@ export class MoveAgentRequest {
   @ApiProperty({ description: 'The target workspace' })
   @IsString()
   @Length(1, 128)
+  @IsWellFormedText()
   workspace_id!: string;
 }

@@ -1,10 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsString, Length } from 'class-validator';
+import { IsWellFormedText } from './text.validators';
 
 export class CreateApiKeyRequest {
   @ApiProperty({ minLength: 1, maxLength: 128, example: 'ci-pipeline' })
   @IsString()
   @Length(1, 128)
+  @IsWellFormedText()
   name!: string;
 }
 

@@ -4,6 +4,7 @@ import {
   ArrayMaxSize,
   IsArray,
   IsInt,
+  IsObject,
   IsOptional,
   IsString,
   Length,
@@ -12,6 +13,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
+import { IsWellFormedText } from './text.validators';
 
 /** Largest instruction content accepted, in characters. */
 export const INSTRUCTIONS_MAX_LENGTH = 262_144;
@@ -21,11 +23,13 @@ export class RestPlanStep {
   @ApiProperty({ maxLength: 500 })
   @IsString()
   @MaxLength(500)
+  @IsWellFormedText()
   title!: string;
 
   @ApiProperty({ maxLength: 10_000 })
   @IsString()
   @MaxLength(10_000)
+  @IsWellFormedText()
   description!: string;
 
   @ApiProperty({ type: [String] })
@@ -33,6 +37,7 @@ export class RestPlanStep {
   @ArrayMaxSize(100)
   @IsString({ each: true })
   @MaxLength(200, { each: true })
+  @IsWellFormedText({ each: true })
   tools!: string[];
 
   @ApiProperty({ type: 'integer', format: 'int32', minimum: 0 })
@@ -45,6 +50,7 @@ export class RestPlanStep {
   @IsOptional()
   @IsString()
   @MaxLength(2048)
+  @IsWellFormedText()
   icon?: string | null;
 }
 
@@ -86,24 +92,29 @@ export class PutInstructionsRequest {
   @ApiProperty({ maxLength: INSTRUCTIONS_MAX_LENGTH })
   @IsString()
   @MaxLength(INSTRUCTIONS_MAX_LENGTH)
+  @IsWellFormedText()
   content!: string;
 
   @ApiPropertyOptional({ description: 'For example api or builder; api when absent', maxLength: 64 })
   @IsOptional()
   @IsString()
   @Length(1, 64)
+  @IsWellFormedText()
   source_type?: string;
 
   @ApiPropertyOptional({ maxLength: 256 })
   @IsOptional()
   @IsString()
   @MaxLength(256)
+  @IsWellFormedText()
   source_id?: string;
 
   @ApiPropertyOptional({ type: [RestPlanStep] })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(PLAN_STEPS_MAX)
+  // ValidateNested alone lets an array item through (it validates the array's items instead): [[]] was stored as a plan.
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => RestPlanStep)
   plan_steps?: RestPlanStep[];

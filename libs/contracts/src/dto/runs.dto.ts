@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, MaxLength, Min, Max } from 'class-validator';
+import { IsWellFormedText } from './text.validators';
 
 export const RUN_LIST_DEFAULT_PAGE_SIZE = 100;
 export const RUN_LIST_MAX_PAGE_SIZE = 1000;
@@ -205,6 +206,7 @@ export class StartRunRequest {
   @IsOptional()
   @IsString()
   @MaxLength(USER_MESSAGE_MAX_LENGTH)
+  @IsWellFormedText()
   user_message?: string;
 
   @ApiPropertyOptional({ description: 'Start a run-mode run even if the agent is not deployed' })
@@ -218,6 +220,7 @@ export class CancelRunRequest {
   @IsOptional()
   @IsString()
   @MaxLength(2000)
+  @IsWellFormedText()
   reason?: string | null;
 }
 
@@ -253,6 +256,7 @@ export class ListRunsQuery {
   @IsOptional()
   @IsString()
   @MaxLength(256)
+  @IsWellFormedText()
   filter_run_id?: string;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'Runs started at or after this time' })
@@ -269,6 +273,7 @@ export class ListRunsQuery {
   @IsOptional()
   @IsString()
   @MaxLength(256)
+  @IsWellFormedText()
   filter_policy_type?: string;
 
   @ApiPropertyOptional({ enum: ['builder', 'runner'], description: 'builder: build runs; runner: run-mode runs' })
@@ -280,12 +285,14 @@ export class ListRunsQuery {
   @IsOptional()
   @IsString()
   @MaxLength(320)
+  @IsWellFormedText()
   filter_user_email?: string;
 
   @ApiPropertyOptional({ description: 'Runs whose goal contains this text (case-insensitive)' })
   @IsOptional()
   @IsString()
   @MaxLength(1000)
+  @IsWellFormedText()
   filter_goal?: string;
 }
 
@@ -298,10 +305,18 @@ export class RunEventsQuery {
   @Max(RUN_EVENTS_MAX_LIMIT)
   limit?: number;
 
-  @ApiPropertyOptional({ type: 'integer', format: 'int64', minimum: 0, description: 'Only events after this index' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    format: 'int64',
+    minimum: 0,
+    maximum: Number.MAX_SAFE_INTEGER,
+    description: 'Only events after this index',
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(0)
+  // Larger values lose precision as numbers, and beyond bigint they fail the query (a 500 before this bound).
+  @Max(Number.MAX_SAFE_INTEGER)
   after_index?: number;
 }

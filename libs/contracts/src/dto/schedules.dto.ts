@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsWellFormedText } from './text.validators';
 
 export const OVERLAP_POLICIES = ['skip', 'allow'] as const;
 export type OverlapPolicy = (typeof OVERLAP_POLICIES)[number];
@@ -48,12 +49,14 @@ export class PutScheduleRequest {
   @ApiProperty({ description: '7 fields: sec min hour day-of-month month day-of-week year', example: '0 */5 * * * ? *' })
   @IsString()
   @MaxLength(256)
+  @IsWellFormedText()
   cron!: string;
 
   @ApiPropertyOptional({ description: 'IANA timezone; UTC when absent', example: 'Europe/Berlin' })
   @IsOptional()
   @IsString()
   @MaxLength(64)
+  @IsWellFormedText()
   timezone?: string;
 
   @ApiPropertyOptional({ enum: OVERLAP_POLICIES, default: 'skip' })

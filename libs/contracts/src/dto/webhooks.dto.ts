@@ -1,11 +1,27 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  ArrayUnique,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+} from 'class-validator';
 import { RUN_LIFECYCLE_EVENTS } from '../events';
+import { IsWellFormedText } from './text.validators';
 
 export const WEBHOOK_STATUSES = ['active', 'disabled'] as const;
 export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
 export const WEBHOOK_URL_MAX = 2048;
+
+const isGiven = (_object: object, value: unknown) => value !== undefined;
 
 export class WebhookDto {
   @ApiProperty({ format: 'uuid' })
@@ -63,6 +79,7 @@ export class CreateWebhookRequest {
   @ApiProperty({ format: 'uri', description: 'Absolute http(s) URL without credentials', maxLength: WEBHOOK_URL_MAX })
   @IsString()
   @MaxLength(WEBHOOK_URL_MAX)
+  @IsWellFormedText()
   url!: string;
 
   @ApiProperty({ type: [String], enum: RUN_LIFECYCLE_EVENTS, minItems: 1 })
@@ -74,15 +91,17 @@ export class CreateWebhookRequest {
   events!: string[];
 }
 
+/** PATCH: a field that is absent stays as it is; `null` is not a value of any of them (a 400, not a NOT NULL violation). */
 export class UpdateWebhookRequest {
   @ApiPropertyOptional({ format: 'uri', maxLength: WEBHOOK_URL_MAX })
-  @IsOptional()
+  @ValidateIf(isGiven)
   @IsString()
   @MaxLength(WEBHOOK_URL_MAX)
+  @IsWellFormedText()
   url?: string;
 
   @ApiPropertyOptional({ type: [String], enum: RUN_LIFECYCLE_EVENTS, minItems: 1 })
-  @IsOptional()
+  @ValidateIf(isGiven)
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(RUN_LIFECYCLE_EVENTS.length)
@@ -91,7 +110,7 @@ export class UpdateWebhookRequest {
   events?: string[];
 
   @ApiPropertyOptional({ enum: WEBHOOK_STATUSES })
-  @IsOptional()
+  @ValidateIf(isGiven)
   @IsIn(WEBHOOK_STATUSES)
   status?: WebhookStatus;
 }

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { IsWellFormedText } from './text.validators';
 
 export const WORKSPACE_NAME_MAX = 128;
 export const ICON_CONFIG_MAX = 4096;
@@ -41,6 +42,7 @@ export class CreateWorkspaceRequest {
   @ApiProperty({ minLength: 1, maxLength: WORKSPACE_NAME_MAX })
   @IsString()
   @Length(1, WORKSPACE_NAME_MAX)
+  @IsWellFormedText()
   name!: string;
 }
 
@@ -48,12 +50,14 @@ export class UpdateWorkspaceRequest {
   @ApiProperty({ minLength: 1, maxLength: WORKSPACE_NAME_MAX })
   @IsString()
   @Length(1, WORKSPACE_NAME_MAX)
+  @IsWellFormedText()
   name!: string;
 
   @ApiPropertyOptional({ maxLength: ICON_CONFIG_MAX })
   @IsOptional()
   @IsString()
   @MaxLength(ICON_CONFIG_MAX)
+  @IsWellFormedText()
   icon_config?: string;
 }
 
@@ -71,6 +75,7 @@ export class ReorderWorkspacesRequest {
   @ArrayMinSize(1)
   @ArrayMaxSize(1000)
   @IsString({ each: true })
+  @IsWellFormedText({ each: true })
   workspace_ids!: string[];
 }
 

@@ -55,10 +55,20 @@ describe('validateEnv', () => {
     );
     expect(message).toMatch(/^Invalid configuration/);
     expect(message).toContain('REDIS_URL');
-    expect(message).toContain('"http://x"');
+    expect(message).toContain('REDIS_URL must be a redis:// or rediss:// URL (got a value of 8 characters, not shown)');
     expect(message).toContain('LOG_LEVEL');
     expect(message).toContain('"loud"');
     expect(message).toContain('RPC_TIMEOUT_MS');
+  });
+
+  it('never prints the value of a malformed secret or connection URL', () => {
+    const message = errorOf(() =>
+      validateEnv(TestEnv, { DATABASE_URL: 'mysql://admin:hunter2@db/x', REDIS_URL: 'http://:s3cret@redis', LOG_LEVEL: 'loud' }),
+    );
+    expect(message).toContain('DATABASE_URL must be a postgres:// URL (got a value of 26 characters, not shown)');
+    expect(message).not.toContain('hunter2');
+    expect(message).not.toContain('s3cret');
+    expect(message).toContain('"loud"');
   });
 
   it('rejects numbers outside their range', () => {

@@ -12,7 +12,9 @@ export function validateEnv<T extends object>(schema: ClassConstructor<T>, env: 
   });
   const errors = validateSync(settings, { skipMissingProperties: false });
   if (errors.length > 0) {
-    const lines = errors.flatMap((e) => Object.values(e.constraints ?? {}).map((m) => `  - ${m} (got ${describe(e.value)})`));
+    const lines = errors.flatMap((e) =>
+      Object.values(e.constraints ?? {}).map((m) => `  - ${m} (got ${describe(e.property, e.value)})`),
+    );
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   return settings;
@@ -23,6 +25,11 @@ function stripEmpty(env: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
 }
 
-function describe(value: unknown): string {
-  return value === undefined ? 'nothing' : JSON.stringify(value);
+/** Settings whose value must never reach a log, even when it is malformed. */
+const SECRET_SETTING = /KEY|SECRET|PASSWORD|TOKEN|DATABASE_URL|REDIS_URL/;
+
+function describe(name: string, value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (SECRET_SETTING.test(name)) return `a value of ${String(value).length} characters, not shown`;
+  return JSON.stringify(value);
 }

@@ -1,0 +1,53 @@
+import 'reflect-metadata';
+import { ConfigService } from '@nestjs/config';
+import { ServiceClient, RedisKeyspace } from '@aas/platform';
+import { UnauthorizedError } from '@aas/problem-details';
+import { generateApiKey } from '@aas/contracts';
+import Redis from 'ioredis';
+import { ApiKeyAuthenticator } from './api-key-authenticator';
+import { GatewayEnv } from '../config/gateway.env';
+
+const CALLER = { user_id: '6f1c1e44-5d0c-4a59-9d8e-0d6c1b1f0a11', key_id: '0b5f3f4e-8f7a-4c43-9d8e-0d6c1b1f0a12' };
+
+/** Redis that answers "not revoked" to the pipeline the authenticator sends. */
+function fakeRedis(): Redis {
+  const pipeline = { exists: () => pipeline, hset: () => pipeline, exec: async () => [[null, 0]] };
+  return { pipeline: () => pipeline } as unknown as Redis;
+}
+
+function makeSut(verify: (hash: string) => Promise<unknown>) {
+  const config = { get: (name: keyof GatewayEnv) => (name === 'AUTH_CACHE_TTL_MS' ? 60_000 : 100) } as ConfigService<GatewayEnv, true>;
+  const services = { request: jest.fn((_pattern: string, payload: { key_hash: string }) => verify(payload.key_hash)) };
+  const sut = new ApiKeyAuthenticator(config, services as unknown as ServiceClient, fakeRedis(), new RedisKeyspace('test'));
+  return { sut, services };
+}
+
+describe(ApiKeyAuthenticator.name, () => {
+  it('accepts a key agents-service verifies', async () => {
+    const { sut } = makeSut(async () => CALLER);
+    await expect(sut.authenticate(generateApiKey().token, 'r1')).resolves.toEqual(CALLER);
+  });
+
+  // Found by the hostile-input fuzz: latin-1 header bytes in the checksum made timingSafeEqual throw (a 500).
+  it.each([
+    ['a latin-1 checksum in our format', () => `${generateApiKey().token.slice(0, -6)}${'\u00e9'.repeat(6)}`],
+    ['latin-1 bytes in the random part', () => `aas_${'\u00ff'.repeat(30)}AAAAAA`],
+    ['a control character', () => `${generateApiKey().token}\u0007`],
+    ['a latin-1 bootstrap-style key', () => 'cl\u00e9-of-the-admin'],
+  ])('answers %s with a 401 without asking agents-service', async (_label, token) => {
+    const { sut, services } = makeSut(async () => CALLER);
+    await expect(sut.authenticate(token(), 'r2')).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(services.request).not.toHaveBeenCalled();
+  });
+
+  it('still looks up a non-format key of printable ASCII (a bootstrap key), spaces included', async () => {
+    const { sut, services } = makeSut(async () => CALLER);
+    await expect(sut.authenticate('my bootstrap key 123', 'r3')).resolves.toEqual(CALLER);
+    expect(services.request).toHaveBeenCalledTimes(1);
+  });
+
+  it('answers a key agents-service does not know with a 401', async () => {
+    const { sut } = makeSut(async () => null);
+    await expect(sut.authenticate(generateApiKey().token, 'r4')).rejects.toBeInstanceOf(UnauthorizedError);
+  });
+});
