@@ -4,3 +4,4 @@ export * from './domain-error';
 export * from './to-problem';
 export * from './problem-details.filter';
 export * from './validation';
+export * from './outage';

@@ -92,6 +92,30 @@ describe('toProblem', () => {
   });
 });
 
+describe('dependency outages', () => {
+  const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
+
+  it.each([
+    ['PostgreSQL refusing connections', withCode('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED')],
+    ['PostgreSQL shutting down (57P01)', withCode('terminating connection due to administrator command', '57P01')],
+    ['a TypeORM error wrapping a connection failure', Object.assign(new Error('query failed'), { driverError: withCode('x', '08006') })],
+    ['a dropped PostgreSQL connection', new Error('Connection terminated unexpectedly')],
+    ['ioredis giving up', Object.assign(new Error('Reached the max retries per request limit (which is 2).'), { name: 'MaxRetriesPerRequestError' })],
+    ['a closed Redis connection', new Error('Connection is closed.')],
+  ])('%s is a 503 without internals', (_case, error) => {
+    const problem = toProblem(error);
+    expect(problem).toMatchObject({ status: 503, type: 'urn:aas:problem:service-unavailable' });
+    expect(problem.detail).not.toContain('127.0.0.1');
+  });
+
+  it.each([
+    ['a constraint violation', withCode('duplicate key value violates unique constraint', '23505')],
+    ['a plain bug', new TypeError("Cannot read properties of undefined (reading 'x')")],
+  ])('%s stays a 500', (_case, error) => {
+    expect(toProblem(error).status).toBe(500);
+  });
+});
+
 describe('statusOf', () => {
   const codes = Object.values(ProblemCode);
 

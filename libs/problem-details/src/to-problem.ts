@@ -1,6 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import { DomainError, RemoteProblemError } from './domain-error';
 import { ProblemCode, codeForStatus, problemType, statusOf } from './problem-code';
+import { isDependencyOutage } from './outage';
 import { ProblemDetail, isProblemDetail, reasonPhrase } from './problem-detail';
 
 export function problemFromCode(code: ProblemCode, detail: string): ProblemDetail {
@@ -13,7 +14,8 @@ const INTERNAL_DETAIL = 'An unexpected error occurred; the request id identifies
 /**
  * Maps anything thrown to a Problem Details body. Only domain errors, HTTP
  * exceptions and client errors raised by the HTTP stack keep their message;
- * everything else becomes a bare 500 so no internal detail reaches a client.
+ * an unreachable PostgreSQL or Redis is a 503; everything else becomes a bare
+ * 500 so no internal detail reaches a client.
  */
 export function toProblem(error: unknown): ProblemDetail {
   if (error instanceof DomainError) {
@@ -23,6 +25,9 @@ export function toProblem(error: unknown): ProblemDetail {
   if (error instanceof RemoteProblemError) return pickProblem(error.problem);
   if (isProblemDetail(error)) return pickProblem(error);
   if (error instanceof HttpException) return fromHttpException(error);
+  if (isDependencyOutage(error)) {
+    return problemFromCode(ProblemCode.ServiceUnavailable, 'A database or message bus is unreachable; retry shortly.');
+  }
   const clientStatus = clientErrorStatus(error);
   if (clientStatus !== undefined) {
     return problemFromCode(codeForStatus(clientStatus), (error as Error).message);

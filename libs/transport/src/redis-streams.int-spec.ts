@@ -2,10 +2,12 @@ import { Controller, INestMicroservice, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { ProblemDetailsFilter, ResourceNotFoundError } from '@aas/problem-details';
+import Redis from 'ioredis';
 import { firstValueFrom } from 'rxjs';
 import { isolatedInfra } from '../../../test/support/isolated-infra';
 import { RedisStreamsClient } from './redis-streams.client';
 import { RedisStreamsServer } from './redis-streams.server';
+import { requestStreamKey } from './stream-keys';
 
 const infra = isolatedInfra();
 const handled: { replica: number; n: number }[] = [];
@@ -18,6 +20,12 @@ function handlersFor(replica: number) {
       handled.push({ replica, n: data.n });
       await new Promise((resolve) => setTimeout(resolve, 5));
       return { n: data.n, replica };
+    }
+
+    @MessagePattern('counter.items.slow')
+    async slow(@Payload() data: { ms: number }) {
+      await new Promise((resolve) => setTimeout(resolve, data.ms));
+      return { replica };
     }
 
     @MessagePattern('counter.items.missing')
@@ -88,6 +96,34 @@ describe(RedisStreamsServer.name, () => {
       status: 404,
       detail: 'Item 42 not found',
     });
+  });
+
+  it('answers 503 at once for a request taken by a replica that died, and never runs it', async () => {
+    const first = await startReplica(1);
+    await first.close(); // the consumer group exists; no replica is up
+    const sut = client(10_000);
+    open.push(sut);
+    const started = Date.now();
+    const answer = firstValueFrom(sut.request('counter.items.handle', { n: 7 })).catch((e: unknown) => e);
+    // A replica that reads the request and dies: it never answers and never refreshes a liveness key.
+    const dead = new Redis(infra.redisUrl);
+    const stream = requestStreamKey(infra.redisPrefix, 'counter');
+    let taken: unknown = null;
+    while (!taken) taken = await dead.xreadgroup('GROUP', 'counter', 'dead-replica', 'COUNT', 1, 'STREAMS', stream, '>');
+    dead.disconnect();
+
+    open.push(await startReplica(2));
+    expect(await answer).toMatchObject({ status: 503, type: 'urn:aas:problem:service-unavailable' });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(handled).toEqual([]);
+  });
+
+  it('leaves a slow request to the live replica handling it', async () => {
+    open.push(await startReplica(1), await startReplica(2));
+    const sut = client(10_000);
+    open.push(sut);
+    const replies = await Promise.all(Array.from({ length: 4 }, () => firstValueFrom(sut.request<{ replica: number }>('counter.items.slow', { ms: 3000 }))));
+    expect(replies.every((r) => r.replica === 1 || r.replica === 2)).toBe(true);
   });
 
   it('answers 504 when no replica is running', async () => {

@@ -5,7 +5,7 @@ import { CustomTransportStrategy, Server, WritePacket } from '@nestjs/microservi
 import { problemFromCode, ProblemCode } from '@aas/problem-details';
 import Redis from 'ioredis';
 import { RpcMetadata, RpcRequestEntry, decodeRequest } from './rpc-message';
-import { requestStreamKey } from './stream-keys';
+import { consumerAliveKey, requestStreamKey } from './stream-keys';
 import { StreamsRpcContext } from './streams-rpc.context';
 
 export interface RedisStreamsServerOptions {
@@ -16,8 +16,10 @@ export interface RedisStreamsServerOptions {
   /** Requests handled at once by this process. */
   concurrency?: number;
   blockMs?: number;
-  /** Entries left pending this long by a dead consumer are reclaimed (and dropped once their caller gave up). */
-  claimIdleMs?: number;
+  /** How often this replica refreshes its liveness key and looks for requests held by dead replicas. */
+  livenessCheckMs?: number;
+  /** A replica whose liveness key is older than this is dead. */
+  livenessTtlMs?: number;
   /** Wraps each handler call, e.g. to bind the request id to the logger. */
   runInContext?: (metadata: RpcMetadata, run: () => Promise<void>) => Promise<void>;
   /** Told of every request answered: its pattern, handling time and whether the answer was an error (metrics). */
@@ -41,7 +43,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
   private writer?: Redis;
   private closing = false;
   private consumeLoop?: Promise<void>;
-  private claimTimer?: NodeJS.Timeout;
+  private livenessTimer?: NodeJS.Timeout;
 
   constructor(private readonly options: RedisStreamsServerOptions) {
     super();
@@ -55,10 +57,10 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
       this.reader.on('error', (err) => this.logger.warn?.(`rpc reader: ${err.message}`));
       this.writer.on('error', (err) => this.logger.warn?.(`rpc writer: ${err.message}`));
       await this.ensureGroup();
+      await this.heartbeat();
       this.consumeLoop = this.consume();
-      const claimEvery = this.options.claimIdleMs ?? 60_000;
-      this.claimTimer = setInterval(() => void this.reclaimAbandoned(), claimEvery);
-      this.claimTimer.unref();
+      this.livenessTimer = setInterval(() => void this.checkLiveness(), this.options.livenessCheckMs ?? 1000);
+      this.livenessTimer.unref();
       callback();
     } catch (error) {
       callback(error);
@@ -68,10 +70,12 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
   /** Stops reading, lets requests already taken finish and reply, then disconnects. */
   async close(): Promise<void> {
     this.closing = true;
-    clearInterval(this.claimTimer);
+    clearInterval(this.livenessTimer);
     this.reader?.disconnect();
     await this.consumeLoop?.catch(() => undefined);
     await Promise.allSettled([...this.inFlight]);
+    // Gone cleanly with nothing pending: the other replicas need not wait for the key to expire.
+    await this.writer?.del(this.aliveKey(this.consumer)).catch(() => undefined);
     await this.writer?.quit().catch(() => undefined);
   }
 
@@ -182,17 +186,59 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
       .exec();
   }
 
-  /** Takes over entries a dead consumer left pending; ones whose caller gave up are dropped, never run. */
-  private async reclaimAbandoned(): Promise<void> {
+  private aliveKey(consumer: string): string {
+    return consumerAliveKey(this.options.prefix, this.options.service, consumer);
+  }
+
+  private heartbeat(): Promise<unknown> {
+    return this.writer!.set(this.aliveKey(this.consumer), '1', 'PX', this.options.livenessTtlMs ?? 5000);
+  }
+
+  private async checkLiveness(): Promise<void> {
     if (this.closing || !this.writer) return;
     try {
-      const idle = this.options.claimIdleMs ?? 60_000;
-      const [, entries] = (await this.writer.xautoclaim(
-        this.streamKey, this.options.service, this.consumer, idle, '0-0', 'COUNT', 100,
-      )) as [string, Entry[]];
-      for (const [entryId, fields] of entries) this.track(this.handleEntry(entryId, fields));
+      await this.heartbeat();
+      await this.answerForDeadReplicas();
     } catch (error) {
-      this.logger.warn?.(`rpc reclaim failed: ${(error as Error).message}`);
+      this.logger.warn?.(`rpc liveness check failed: ${(error as Error).message}`);
+    }
+  }
+
+  /**
+   * Requests a dead replica took and never answered. Running them again could
+   * apply a request twice (the replica may have died after its commit), so
+   * they are answered 503 at once, saying so, instead of leaving the caller to
+   * time out; the caller may retry (with an Idempotency-Key where it matters).
+   */
+  private async answerForDeadReplicas(): Promise<void> {
+    const [, , , consumers] = (await this.writer!.xpending(this.streamKey, this.options.service)) as [
+      number,
+      string | null,
+      string | null,
+      [string, string][] | null,
+    ];
+    for (const [consumer] of consumers ?? []) {
+      if (consumer === this.consumer || (await this.writer!.exists(this.aliveKey(consumer))) === 1) continue;
+      const pending = (await this.writer!.xpending(this.streamKey, this.options.service, '-', '+', 100, consumer)) as [string, ...unknown[]][];
+      const ids = pending.map(([id]) => id);
+      if (ids.length === 0) continue;
+      // Claiming is atomic: when two live replicas find the same dead one, each entry goes to one of them.
+      const claimed = (await this.writer!.xclaim(this.streamKey, this.options.service, this.consumer, 0, ...ids)) as Entry[];
+      for (const [entryId, fields] of claimed) this.track(this.answerAbandoned(entryId, fields, consumer));
+      if (pending.length < 100) await this.writer!.xgroup('DELCONSUMER', this.streamKey, this.options.service, consumer);
+    }
+  }
+
+  private async answerAbandoned(entryId: string, fields: string[], consumer: string): Promise<void> {
+    const request = decodeRequest(fields);
+    try {
+      if (request && Date.now() <= request.deadline) {
+        const detail = `The ${this.options.service} replica that took this request stopped before answering; it may or may not have been applied`;
+        await this.reply(request, { err: problemFromCode(ProblemCode.ServiceUnavailable, detail), response: undefined, isDisposed: true });
+        this.logger.warn?.(`rpc ${request.pattern} taken by ${consumer}, which stopped, answered 503`);
+      }
+    } finally {
+      await this.writer!.multi().xack(this.streamKey, this.options.service, entryId).xdel(this.streamKey, entryId).exec();
     }
   }
 }

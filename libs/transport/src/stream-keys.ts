@@ -12,3 +12,8 @@ export function requestStreamKey(prefix: string, service: string): string {
 export function replyStreamKey(prefix: string, clientId: string): string {
   return `${prefix}:rpc:reply:${clientId}`;
 }
+
+/** Exists while the consumer of that name is alive (it refreshes the key); gone soon after it dies. */
+export function consumerAliveKey(prefix: string, service: string, consumer: string): string {
+  return `${prefix}:rpc:${service}:alive:${consumer}`;
+}

@@ -33,8 +33,10 @@ export class RunExecutor {
     const run = await this.dataSource.manager.findOneBy(RunEntity, { id: runId });
     if (!run || run.isFinished) return;
     if (Number(run.eventCount) > 0) {
-      // Its worker died mid-run: the runtime's side effects cannot be replayed safely, so it ends in error.
-      await this.recorder.apply(run.id, (state) => fail(state, 'execution was interrupted (its worker stopped); not retried'));
+      // Its worker died or lost its database mid-run: the runtime's side effects cannot be replayed safely, so it ends in error.
+      await this.recorder.apply(run.id, (state) =>
+        fail(state, 'execution was interrupted (its worker stopped or lost its database connection); not retried'),
+      );
       return;
     }
     const context = await this.services.request<AgentContext>(AgentsPatterns.GetAgentForRun, {

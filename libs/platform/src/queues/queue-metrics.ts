@@ -7,9 +7,9 @@ const COUNTED_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'failed']
 
 /**
  * Queue depths (read from Redis at scrape time) and job outcomes of this app's
- * workers. Also gives every worker an `error` listener: BullMQ reports lost
- * Redis connections there and reconnects on its own; unheard, they would
- * crash the process.
+ * workers. Also gives every worker and queue an `error` listener: BullMQ
+ * reports lost Redis connections there and reconnects on its own; unheard,
+ * they would crash the process or print raw stacks.
  */
 @Injectable()
 export class QueueMetrics implements OnApplicationBootstrap {
@@ -43,6 +43,10 @@ export class QueueMetrics implements OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     this.workers.onWorker((worker) => this.watch(worker));
+    // Producers report a lost Redis connection the same way; unheard, each one prints a raw stack.
+    for (const queue of this.workers.queues()) {
+      if (queue.listenerCount('error') === 0) queue.on('error', (error) => this.logger.warn(`queue ${queue.name}: ${error.message}`));
+    }
   }
 
   private watch({ worker }: AppWorker): void {

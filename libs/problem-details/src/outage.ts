@@ -1,0 +1,20 @@
+/** Socket errors of a connection to PostgreSQL or Redis that is down or restarting. */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+/** PostgreSQL SQLSTATEs of a server going away or not taking connections (class 08, 57P01-03, 53300). */
+const POSTGRES_OUTAGE = /^(08...|57P0[123]|53300)$/;
+const OUTAGE_MESSAGE = /Connection terminated|Connection is closed|max retries per request|Stream isn't writeable/i;
+
+/**
+ * Whether an error means a dependency is unreachable rather than that the
+ * request or the code is wrong: those are a 503 (retry later), not a 500.
+ */
+export function isDependencyOutage(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 3; depth++) {
+    const { code, name, driverError } = cause as Error & { code?: unknown; driverError?: unknown };
+    if (typeof code === 'string' && (NETWORK_CODES.has(code) || POSTGRES_OUTAGE.test(code))) return true;
+    if (name === 'MaxRetriesPerRequestError' || OUTAGE_MESSAGE.test(cause.message)) return true;
+    // TypeORM wraps the driver's error.
+    cause = driverError ?? cause.cause;
+  }
+  return false;
+}
