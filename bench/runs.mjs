@@ -2,6 +2,7 @@
 // with the built-in runtime (no step delay), all apps as separate processes.
 //   BENCH_SECONDS (default 20), BENCH_CONCURRENCY (default 20), BENCH_PLAN_STEPS (default 5)
 import { setTimeout as sleep } from 'node:timers/promises';
+import { report } from './support/report.mjs';
 import { api, forDuration, startSystem } from './support/system.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
@@ -11,7 +12,7 @@ const KEY = `bench-${Date.now()}-key-0123456789`;
 
 const system = await startSystem({
   apps: ['agents-service', 'runs-service', 'api-gateway', 'scheduler-service', 'webhook-delivery'],
-  env: { BOOTSTRAP_API_KEY: KEY, BUILTIN_RUNTIME_STEP_MS: '0', RUN_WORKER_CONCURRENCY: '50' },
+  env: { BOOTSTRAP_API_KEY: KEY, BUILTIN_RUNTIME_STEP_MS: '0', RUN_WORKER_CONCURRENCY: '50', RATE_LIMIT_REQUESTS: '0' },
 });
 try {
   const agents = [];
@@ -58,13 +59,12 @@ try {
       if (list.body.runs.length < 1000) break;
     }
   }
-  console.log('');
-  console.log('bench:runs (built-in runtime, BUILTIN_RUNTIME_STEP_MS=0, all apps as separate processes)');
-  console.log(`  runs started            ${count} in ${startSeconds.toFixed(1)} s at concurrency ${CONCURRENCY}`);
-  console.log(`  runs started per second ${(count / startSeconds).toFixed(1)}`);
-  console.log(`  runs finished           ${finished} of ${started.length}`);
-  console.log(`  run events recorded     ${events} (${PLAN_STEPS + 2} per run) in ${allSeconds.toFixed(1)} s`);
-  console.log(`  run events per second   ${(events / allSeconds).toFixed(1)}`);
+  process.stdout.write(`\nbench:runs: ${count} runs started in ${startSeconds.toFixed(1)} s at concurrency ${CONCURRENCY}, ${finished} finished, ${events} events (${PLAN_STEPS + 2} per run) in ${allSeconds.toFixed(1)} s\n`);
+  report('runs', [
+    { metric: 'runs started per second (API)', value: Number((count / startSeconds).toFixed(1)), unit: 'runs/s' },
+    { metric: 'runs completed per second (built-in runtime)', value: Number((finished / allSeconds).toFixed(1)), unit: 'runs/s' },
+    { metric: 'run events recorded per second', value: Number((events / allSeconds).toFixed(1)), unit: 'events/s' },
+  ]);
 } finally {
   await system.stop();
 }
