@@ -45,7 +45,7 @@ describe('Graceful shutdown on SIGTERM', () => {
     });
     pg = new Client({ connectionString: system.infra.databaseUrl });
     await pg.connect();
-  });
+  }, 180_000); // starting many processes on a busy 2-core machine can take a while
   afterAll(async () => {
     await pg?.end();
     await system?.stop();

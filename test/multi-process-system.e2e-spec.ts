@@ -42,7 +42,7 @@ describe('The whole system with two processes of every app', () => {
     });
     gateways = system.gatewayUrls();
     expect(gateways).toHaveLength(2);
-  });
+  }, 180_000); // starting many processes on a busy 2-core machine can take a while
   afterAll(async () => {
     await system?.stop();
     await receiver?.close();

@@ -59,7 +59,7 @@ describe('Tracing', () => {
       replicas: { 'runs-service': 0, 'scheduler-service': 0, 'webhook-delivery': 0 },
       env: { BOOTSTRAP_API_KEY: KEY, OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_BSP_SCHEDULE_DELAY: '100' },
     });
-  });
+  }, 180_000); // starting many processes on a busy 2-core machine can take a while
   afterAll(async () => {
     await system?.stop();
     await receiver?.close();

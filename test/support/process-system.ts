@@ -143,7 +143,7 @@ function exitOf(child: ChildProcess): Promise<{ code: number | null; signal: Nod
 }
 
 /** A back-end app is ready when its own dependencies answer; the gateway once it listens (its /readyz needs every app). */
-async function waitHealthy(p: AppProcess, ms = 30_000): Promise<void> {
+async function waitHealthy(p: AppProcess, ms = 90_000): Promise<void> {
   const until = Date.now() + ms;
   const path = p.app === 'api-gateway' ? '/healthz' : '/readyz';
   while (Date.now() < until) {
