@@ -1,29 +1,102 @@
 // npm run bench:webhooks — signed webhook deliveries per second for one and for two
-// webhook-delivery processes against a loopback receiver. Deliveries are seeded
-// straight into the delivery table and queue, so the figure is the delivery pool's own.
-//   BENCH_DELIVERIES (default 20000)
+// webhook-delivery processes against a loopback receiver.
+//   BENCH_DELIVERIES (default 20000), BENCH_WARMUP (default 2000, not timed),
+//   BENCH_WORKER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the delivery processes)
+//
+// What is timed: the delivery pool alone. The deliveries are seeded into the delivery table
+// and queued (with the job options the fan-out uses) while the queue is paused, so producing
+// them takes no CPU from the workers; the clock starts when the queue is resumed and stops when
+// every delivery's attempt is committed in PostgreSQL and every job has completed in BullMQ,
+// not when the receiver saw the last request. The receiver only reads the body (keep-alive);
+// it checks every request carries both signatures and verifies a sample of them.
+import { createHmac } from 'node:crypto';
+import { readFileSync, readdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { report } from './support/report.mjs';
 import { api, startSystem } from './support/system.mjs';
 
 const require = createRequire(import.meta.url);
 const { Client } = require('pg');
 const { Queue } = require('bullmq');
+const { entry } = require('../scripts/apps.js');
+const { deliveryJob } = require(entry('webhook-delivery').replace(/main\.js$/, 'delivery/delivery-job.js'));
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 20_000);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 2_000);
+const VERIFY_EVERY = 97;
 const KEY = `bench-${Date.now()}-key-0123456789`;
 
+let secret = '';
 let received = 0;
+const seen = new Set();
+let badSignatures = 0;
 const receiver = createServer((req, res) => {
-  req.resume();
+  const chunks = [];
+  req.on('data', (chunk) => chunks.push(chunk));
   req.on('end', () => {
     received += 1;
+    const id = req.headers['webhook-id'];
+    seen.add(id);
+    const hasBoth = req.headers['x-service-signature'] && req.headers['webhook-signature'] && id;
+    if (!hasBoth || (received % VERIFY_EVERY === 0 && !verify(req.headers, Buffer.concat(chunks).toString('utf8')))) badSignatures += 1;
     res.writeHead(204).end();
   });
 });
 await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 const receiverUrl = `http://127.0.0.1:${receiver.address().port}/hook`;
+
+/** Both signatures, as a receiver following the README would check them. */
+function verify(headers, body) {
+  const service = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+  const standard = `v1,${createHmac('sha256', key).update(`${headers['webhook-id']}.${headers['webhook-timestamp']}.${body}`).digest('base64')}`;
+  return headers['x-service-signature'] === service && headers['webhook-signature'].split(' ').includes(standard);
+}
+
+/** CPU seconds used so far by every process on the machine, with its name (Linux; elsewhere empty). */
+function processCpu() {
+  const all = new Map();
+  try {
+    for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        // A PostgreSQL backend names its database in its title: one serving another database is not ours.
+        const title = comm === 'postgres' ? readFileSync(`/proc/${pid}/cmdline`, 'utf8') : '';
+        all.set(Number(pid), { comm, title, seconds: (Number(fields[11]) + Number(fields[12])) / 100 });
+      } catch {
+        // exited meanwhile
+      }
+    }
+  } catch {
+    // no /proc
+  }
+  return all;
+}
+
+/**
+ * CPU used between two processCpu() snapshots, in cores: the delivery processes, this process (the
+ * receiver), the benchmark's other apps, PostgreSQL (its own backends, WAL writer, checkpointer,
+ * autovacuum...), Redis, and anything else on the machine (another benchmark or test run skews the
+ * figures: this shows it). A process that exited meanwhile is left out.
+ */
+function cpuBetween(before, after, seconds, system) {
+  const groupOf = new Map(system.processes.map((p) => [p.pid, p.app === 'webhook-delivery' ? 'workers' : 'apps']));
+  groupOf.set(process.pid, 'receiver');
+  const database = new URL(system.databaseUrl).pathname.slice(1);
+  const ours = (title) => !/ postgres \S+ \S+\(\d+\)/.test(title) || title.includes(` ${database} `);
+  const cores = { workers: 0, receiver: 0, apps: 0, postgres: 0, redis: 0, unrelated: 0 };
+  for (const [pid, { comm, title, seconds: used }] of after) {
+    const shared = comm === 'postgres' && ours(title) ? 'postgres' : comm.startsWith('redis-server') ? 'redis' : 'unrelated';
+    const group = groupOf.get(pid) ?? shared;
+    cores[group] += (used - (before.get(pid)?.seconds ?? 0)) / seconds;
+  }
+  return after.size > 0 ? cores : undefined;
+}
 
 async function measure(workers, port) {
   const apps = ['agents-service', 'api-gateway', ...Array(workers).fill('webhook-delivery'), 'runs-service', 'scheduler-service'];
@@ -31,47 +104,91 @@ async function measure(workers, port) {
     apps,
     gatewayPort: port,
     env: { BOOTSTRAP_API_KEY: KEY, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', LOG_LEVEL: 'error' },
+    nodeArgs: { 'webhook-delivery': (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean) },
   });
   const queue = new Queue('webhook-deliveries', { connection: { url: 'redis://127.0.0.1:6379' }, prefix: system.redisPrefix });
+  const pg = new Client({ connectionString: system.databaseUrl });
   try {
-    const agentId = (await api(system.url, KEY, 'POST', '/v1/agents', {})).body.agent.agent_id;
-    const webhookId = (await api(system.url, KEY, 'POST', `/v1/agents/${agentId}/webhooks`, { url: receiverUrl, events: ['run.started'] })).body
-      .webhook_id;
-    const pg = new Client({ connectionString: system.databaseUrl });
     await pg.connect();
+    const agentId = (await api(system.url, KEY, 'POST', '/v1/agents', {})).body.agent.agent_id;
+    const created = (await api(system.url, KEY, 'POST', `/v1/agents/${agentId}/webhooks`, { url: receiverUrl, events: ['run.started'] })).body;
+    secret = created.signing_secret;
     const body = JSON.stringify({ event: 'run.started', timestamp: new Date().toISOString(), data: { run_id: 'bench', agent_id: agentId, status: 'in_progress' } });
-    const { rows } = await pg.query(
-      `INSERT INTO webhooks.deliveries (webhook_id, source_event_id, event, body)
-       SELECT $1, 'bench-' || n, 'run.started', $2 FROM generate_series(1, $3) AS n RETURNING id`,
-      [webhookId, body, DELIVERIES],
-    );
-    await pg.end();
-    received = 0;
-    const t0 = Date.now();
-    for (let i = 0; i < rows.length; i += 1000) {
-      await queue.addBulk(rows.slice(i, i + 1000).map((r) => ({ name: 'deliver', data: { delivery_id: r.id }, opts: { jobId: r.id, removeOnComplete: true } })));
-    }
-    while (received < DELIVERIES) {
-      process.stderr.write(`\r  ${workers} worker process(es): ${received} of ${DELIVERIES} delivered   `);
-      if (Date.now() - t0 > 600_000) throw new Error('deliveries did not finish within 10 minutes');
-      await sleep(250);
-    }
-    const seconds = (Date.now() - t0) / 1000;
+
+    /** Seeds `count` deliveries, queues them on the paused queue, then times the workers through them. */
+    const round = async (label, count) => {
+      const { rows } = await pg.query(
+        `INSERT INTO webhooks.deliveries (webhook_id, source_event_id, event, body)
+         SELECT $1, $4 || '-' || n, 'run.started', $2 FROM generate_series(1, $3) AS n RETURNING id`,
+        [created.webhook_id, body, count, label],
+      );
+      await queue.pause();
+      for (let i = 0; i < rows.length; i += 1000) await queue.addBulk(rows.slice(i, i + 1000).map((r) => deliveryJob(r.id)));
+      seen.clear();
+      received = 0;
+      const cpuBefore = processCpu();
+      const t0 = performance.now();
+      await queue.resume();
+      while (seen.size < count) {
+        if (label === 'timed') process.stderr.write(`\r  ${workers} worker process(es): ${seen.size} of ${count} sent   `);
+        if (performance.now() - t0 > 600_000) throw new Error('deliveries did not finish within 10 minutes');
+        await sleep(50);
+      }
+      // Sent is not done: a delivery is done once its attempt is committed and its job has completed.
+      for (;;) {
+        const [{ rows: [{ open }] }, counts] = await Promise.all([
+          pg.query(`SELECT count(*)::int AS open FROM webhooks.deliveries WHERE webhook_id = $1 AND status = 'pending'`, [created.webhook_id]),
+          queue.getJobCounts('active', 'wait', 'prioritized', 'delayed', 'paused'),
+        ]);
+        if (open === 0 && Object.values(counts).every((n) => n === 0)) break;
+        await sleep(10);
+      }
+      const seconds = (performance.now() - t0) / 1000;
+      const cpuAfter = processCpu();
+      const cpu = cpuBetween(cpuBefore, cpuAfter, seconds, system);
+      const perWorker = system.processes
+        .filter((p) => p.app === 'webhook-delivery')
+        .map((p) => ((cpuAfter.get(p.pid)?.seconds ?? NaN) - (cpuBefore.get(p.pid)?.seconds ?? NaN)) / seconds);
+      return { rate: count / seconds, seconds, cpu, perWorker };
+    };
+
+    if (WARMUP > 0) await round('warmup', WARMUP);
+    const result = await round('timed', DELIVERIES);
     process.stderr.write('\n');
-    return DELIVERIES / seconds;
+    const { rows: [{ attempts }] } = await pg.query(
+      `SELECT count(*)::int AS attempts FROM webhooks.delivery_attempts a JOIN webhooks.deliveries d ON d.id = a.delivery_id
+        WHERE d.source_event_id LIKE 'timed-%' AND a.status_code = 204`,
+    );
+    if (attempts < DELIVERIES) throw new Error(`only ${attempts} of ${DELIVERIES} attempts recorded`);
+    if (badSignatures > 0) throw new Error(`${badSignatures} deliveries arrived without valid signatures`);
+    return { ...result, duplicates: received - seen.size };
   } finally {
+    await pg.end();
     await queue.close();
     await system.stop();
   }
 }
 
+const percent = (x) => `${Math.round(x * 100)}%`;
+/** Where the CPU went while the deliveries were timed: on a small machine the workers are not alone. */
+const cpuLine = (r) =>
+  r.cpu
+    ? `    CPU in % of one core: delivery processes ${r.perWorker.map(percent).join(' + ')}, PostgreSQL ${percent(r.cpu.postgres)}, ` +
+      `Redis ${percent(r.cpu.redis)}, receiver ${percent(r.cpu.receiver)}, other apps ${percent(r.cpu.apps)}, ` +
+      `unrelated processes ${percent(r.cpu.unrelated)} (${availableParallelism()} cores)\n`
+    : '';
 try {
-  const one = await measure(1, 3900);
-  const two = await measure(2, 3950);
-  console.log('');
-  console.log(`bench:webhooks (${DELIVERIES} signed deliveries to a loopback receiver)`);
-  console.log(`  one worker process   ${one.toFixed(0)} deliveries/s`);
-  console.log(`  two worker processes ${two.toFixed(0)} deliveries/s (${(two / one).toFixed(2)}x)`);
+  const one = await measure(1, 3920);
+  const two = await measure(2, 3940);
+  process.stdout.write(`\nbench:webhooks: ${DELIVERIES} signed deliveries to a loopback receiver, after ${WARMUP} untimed\n`);
+  for (const [label, r] of [['one worker process', one], ['two worker processes', two]]) {
+    process.stdout.write(`  ${label}: ${r.rate.toFixed(0)} deliveries/s (${r.seconds.toFixed(1)} s${r.duplicates ? `, ${r.duplicates} sent twice` : ''})\n${cpuLine(r)}`);
+  }
+  report('webhooks', [
+    { metric: 'signed deliveries per second, one worker process', value: Math.round(one.rate), unit: 'deliveries/s', target: '>= 2000' },
+    { metric: 'signed deliveries per second, two worker processes', value: Math.round(two.rate), unit: 'deliveries/s' },
+    { metric: 'two worker processes / one', value: Number((two.rate / one.rate).toFixed(2)), unit: 'x', target: '>= 1.7' },
+  ]);
 } finally {
   receiver.close();
 }

@@ -13,8 +13,11 @@ const Redis = require('ioredis');
 const PG_ADMIN = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-/** `apps` may name an app twice to run two processes of it. */
-export async function startSystem({ apps, env = {}, appEnv = {}, gatewayPort = 3900 }) {
+/**
+ * `apps` may name an app twice to run two processes of it. `appEnv` and `nodeArgs` (e.g. `['--cpu-prof']`)
+ * apply to every process of the app they name.
+ */
+export async function startSystem({ apps, env = {}, appEnv = {}, nodeArgs = {}, gatewayPort = 3900 }) {
   ensureBuilt();
   const id = randomBytes(4).toString('hex');
   const database = `aas_bench_${id}`;
@@ -36,33 +39,45 @@ export async function startSystem({ apps, env = {}, appEnv = {}, gatewayPort = 3
   }
   let healthPort = gatewayPort + 1;
   const children = apps.map((app) =>
-    spawn(process.execPath, [entry(app)], {
+    spawn(process.execPath, [...(nodeArgs[app] ?? []), entry(app)], {
       env: { ...base, HEALTH_PORT: String(healthPort++), ...(appEnv[app] ?? {}) },
       stdio: ['ignore', 'ignore', 'inherit'],
     }),
   );
+  // A benchmark that dies must not leave its apps running (they hold the ports the next run needs).
+  const killAll = () => children.forEach((child) => child.exitCode === null && child.kill('SIGKILL'));
+  process.once('exit', killAll);
+  async function stop() {
+    process.off('exit', killAll);
+    for (const child of children) child.kill('SIGTERM');
+    await Promise.all(children.map((c) => new Promise((resolve) => (c.exitCode !== null || c.signalCode !== null ? resolve() : c.once('exit', resolve)))));
+    const pg = new Client({ connectionString: PG_ADMIN });
+    await pg.connect();
+    await pg.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+    await pg.end();
+    const redis = new Redis(REDIS_URL);
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${base.REDIS_PREFIX}:*`, 'COUNT', 1000);
+      if (keys.length) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+    redis.disconnect();
+  }
   const url = `http://127.0.0.1:${gatewayPort}`;
-  await waitReady(url, apps);
+  try {
+    await waitReady(url, apps);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
   return {
     url,
     databaseUrl: dbUrl.toString(),
     redisPrefix: base.REDIS_PREFIX,
-    async stop() {
-      for (const child of children) child.kill('SIGTERM');
-      await Promise.all(children.map((c) => new Promise((resolve) => (c.exitCode !== null ? resolve() : c.once('exit', resolve)))));
-      const pg = new Client({ connectionString: PG_ADMIN });
-      await pg.connect();
-      await pg.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-      await pg.end();
-      const redis = new Redis(REDIS_URL);
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${base.REDIS_PREFIX}:*`, 'COUNT', 1000);
-        if (keys.length) await redis.del(...keys);
-        cursor = next;
-      } while (cursor !== '0');
-      redis.disconnect();
-    },
+    /** Each app process, in the order of `apps`, e.g. to read its CPU time. */
+    processes: children.map((child, i) => ({ app: apps[i], pid: child.pid })),
+    stop,
   };
 }
 

@@ -9,6 +9,7 @@ import { DataSource, In } from 'typeorm';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { DeliveryAttemptEntity } from './delivery-attempt.entity';
 import { DeliveryEntity } from './delivery.entity';
+import { deliveryJob } from './delivery-job';
 
 const DEFAULT_PAGE_SIZE = 50;
 
@@ -49,8 +50,9 @@ export class DeliveriesService {
       : null;
     if (!delivery) throw new ResourceNotFoundError('Delivery', message.delivery_id);
     await this.dataSource.manager.update(DeliveryEntity, { id: delivery.id }, { status: 'pending', finishedAt: null, nextAttemptAt: new Date() });
-    // A finished job keeps its id for a while; a redelivery gets a job id of its own.
-    await this.queue.add('deliver', { delivery_id: delivery.id }, { jobId: `${delivery.id}-redelivery-${Date.now()}`, removeOnComplete: { age: 3600 } });
+    // The delivery's own job may still be queued (waiting to retry) or running: a redelivery gets a job id of its own.
+    const job = deliveryJob(delivery.id, `${delivery.id}-redelivery-${Date.now()}`);
+    await this.queue.add(job.name, job.data, job.opts);
     return toDeliveryDto({ ...delivery, status: 'pending', finishedAt: null }, await this.attemptsOf(delivery.id));
   }
 

@@ -2,18 +2,15 @@ import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { QueueNames } from '@aas/contracts';
 import { QueueWorkersDrain } from '@aas/platform';
-import { DelayedError, Job, Worker } from 'bullmq';
+import { DelayedError, Job, UnrecoverableError, Worker } from 'bullmq';
+import { isUUID } from 'class-validator';
 import { LRUCache } from 'lru-cache';
 import { WebhooksEnv } from '../config/webhooks.env';
+import { DeliveryJobData } from './delivery-job';
 import { DeliveryStore, Outcome } from './delivery-store';
 import { nextRetryDelay, parseRetryDelays } from './retry-schedule';
 import { SecretBox } from './secret-box';
 import { SendResult, WebhookSender } from './webhook-sender';
-
-/** The job id is the delivery id, or `<delivery id>-redelivery-<time>` for a redelivery. */
-interface DeliveryJob {
-  delivery_id: string;
-}
 
 /**
  * Sends deliveries. Any number of processes share the queue; BullMQ gives each
@@ -25,7 +22,7 @@ interface DeliveryJob {
  */
 @Injectable()
 export class DeliveryProcessor implements OnApplicationBootstrap {
-  private worker?: Worker<DeliveryJob>;
+  private worker?: Worker<DeliveryJobData>;
   private readonly logger = new Logger(DeliveryProcessor.name);
   private readonly delays: number[];
   /** Decrypted secrets by their sealed form: a new secret is a new key, so nothing stale is ever served. */
@@ -43,7 +40,7 @@ export class DeliveryProcessor implements OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     const setting = <K extends keyof WebhooksEnv>(key: K) => this.config.get(key, { infer: true });
-    this.worker = new Worker<DeliveryJob>(QueueNames.WebhookDeliveries, (job, token) => this.process(job, token), {
+    this.worker = new Worker<DeliveryJobData>(QueueNames.WebhookDeliveries, (job, token) => this.process(job, token), {
       connection: { url: setting('REDIS_URL'), maxRetriesPerRequest: null },
       prefix: setting('REDIS_PREFIX'),
       concurrency: setting('WEBHOOK_WORKER_CONCURRENCY'),
@@ -58,7 +55,9 @@ export class DeliveryProcessor implements OnApplicationBootstrap {
     this.drain.register(this.worker);
   }
 
-  async process(job: Job<DeliveryJob>, token?: string): Promise<void> {
+  async process(job: Job<DeliveryJobData>, token?: string): Promise<void> {
+    // A payload an older or foreign producer wrote fails its own job for good, not a whole batch of reads.
+    if (!isUUID(job.data?.delivery_id)) throw new UnrecoverableError(`job ${job.id} has no valid delivery_id`);
     const delivery = await this.store.pending(job.data.delivery_id);
     if (!delivery) return;
     // A webhook disabled or deleted after this was queued gets nothing more.
@@ -74,7 +73,8 @@ export class DeliveryProcessor implements OnApplicationBootstrap {
       body: delivery.body,
     });
     const outcome = this.outcomeOf(attempt, result);
-    await this.store.recordAttempt(delivery.id, attempt, startedAt, result, outcome);
+    // The job completes (or is rescheduled) only after the attempt is committed.
+    await this.store.recordAttempt({ deliveryId: delivery.id, attempt, startedAt, result, outcome });
     // The receiver says the endpoint is gone for good: stop sending to it.
     if (result.statusCode === 410) await this.store.disableWebhook(delivery.webhookId!);
     if (outcome.status === 'pending') {

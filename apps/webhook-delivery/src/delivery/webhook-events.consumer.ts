@@ -4,7 +4,7 @@ import { AgentDeletedEvent, EventNames, QueueNames, RunLifecycleEvent } from '@a
 import { Job, Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { WebhookEntity } from '../subscriptions/webhook.entity';
-import { DeliveryEntity } from './delivery.entity';
+import { deliveryJob } from './delivery-job';
 import { webhookBody } from './webhook-body';
 
 /**
@@ -28,22 +28,21 @@ export class WebhookEventsConsumer extends WorkerHost {
     }
     const event = job.data as RunLifecycleEvent;
     const sourceEventId = job.id!;
-    await this.dataSource.query(
-      `INSERT INTO deliveries (webhook_id, source_event_id, event, body)
-       SELECT id, $2, $3, $4 FROM webhooks WHERE agent_id = $1 AND status = 'active' AND $3 = ANY(events)
-       ON CONFLICT (webhook_id, source_event_id) DO NOTHING`,
+    // One round trip, by index: the new deliveries, and those of an earlier run of this event that are
+    // still pending (the CTE's snapshot predates the insert, so the two never overlap).
+    const pending: { id: string }[] = await this.dataSource.query(
+      `WITH created AS (
+         INSERT INTO deliveries (webhook_id, source_event_id, event, body)
+         SELECT id, $2, $3, $4 FROM webhooks WHERE agent_id = $1 AND status = 'active' AND $3 = ANY(events)
+         ON CONFLICT (webhook_id, source_event_id) DO NOTHING
+         RETURNING id
+       )
+       SELECT id FROM created
+       UNION ALL
+       SELECT d.id FROM webhooks w JOIN deliveries d ON d.webhook_id = w.id AND d.source_event_id = $2
+        WHERE w.agent_id = $1 AND d.status = 'pending'`,
       [event.agent_id, sourceEventId, event.event, webhookBody(event)],
     );
-    const pending = await this.dataSource.manager.find(DeliveryEntity, {
-      select: { id: true },
-      where: { sourceEventId, status: 'pending' },
-    });
-    await this.deliveries.addBulk(
-      pending.map((d) => ({
-        name: 'deliver',
-        data: { delivery_id: d.id },
-        opts: { jobId: d.id, removeOnComplete: { age: 3600 }, removeOnFail: { age: 24 * 3600 } },
-      })),
-    );
+    await this.deliveries.addBulk(pending.map((d) => deliveryJob(d.id)));
   }
 }

@@ -44,7 +44,8 @@ export class WebhookSender implements OnApplicationShutdown {
         dispatcher: this.dispatcher,
         signal: AbortSignal.timeout(this.timeoutMs),
       });
-      const text = (await response.body.text()).slice(0, RESPONSE_KEPT_BYTES);
+      // PostgreSQL text cannot hold NUL; a receiver's answer with one must not stop the attempt being recorded.
+      const text = (await response.body.text()).slice(0, RESPONSE_KEPT_BYTES).replaceAll('\u0000', '');
       const retryAfter = response.headers['retry-after'];
       return {
         statusCode: response.statusCode,

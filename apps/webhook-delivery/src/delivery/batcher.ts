@@ -1,0 +1,74 @@
+export interface BatcherOptions {
+  /** Most items one call of the batch function gets. */
+  maxBatchSize: number;
+  /** Batches in flight at once; items submitted meanwhile wait and go together in the next one. */
+  maxConcurrentBatches: number;
+  /**
+   * Whether a failed batch of several items is run again one item at a time, so that one bad item
+   * fails only its own caller. Say yes only for errors after which the batch certainly had no effect.
+   */
+  retryItemsAlone?: (error: unknown) => boolean;
+}
+
+interface Waiter<I, O> {
+  item: I;
+  resolve(value: O): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Turns many concurrent single-item calls into few batch calls, as group commit does: items submitted
+ * in the same turn of the event loop, or while the batches in flight run, go together in one call.
+ * Nothing waits on a timer, so a lone item goes out at once. Each caller's promise settles only when
+ * the batch holding its item has settled, with that item's result or with the batch's error.
+ */
+export class Batcher<I, O> {
+  private waiting: Waiter<I, O>[] = [];
+  private running = 0;
+  private scheduled = false;
+
+  /** `run` answers with one result per item, in the order of the items. */
+  constructor(
+    private readonly run: (items: I[]) => Promise<O[]>,
+    private readonly options: BatcherOptions,
+  ) {}
+
+  submit(item: I): Promise<O> {
+    return new Promise<O>((resolve, reject) => {
+      this.waiting.push({ item, resolve, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        // Lets every job that resumes in this turn add its item first.
+        setImmediate(() => {
+          this.scheduled = false;
+          this.pump();
+        });
+      }
+    });
+  }
+
+  private pump(): void {
+    while (this.running < this.options.maxConcurrentBatches && this.waiting.length > 0) {
+      const batch = this.waiting.splice(0, this.options.maxBatchSize);
+      this.running += 1;
+      void this.settle(batch).finally(() => {
+        this.running -= 1;
+        this.pump();
+      });
+    }
+  }
+
+  private async settle(batch: Waiter<I, O>[]): Promise<void> {
+    try {
+      const results = await this.run(batch.map((w) => w.item));
+      if (results.length !== batch.length) throw new Error(`batch of ${batch.length} answered with ${results.length} results`);
+      batch.forEach((w, i) => w.resolve(results[i]));
+    } catch (error) {
+      if (batch.length > 1 && this.options.retryItemsAlone?.(error)) {
+        await Promise.all(batch.map((w) => this.settle([w])));
+      } else {
+        for (const w of batch) w.reject(error);
+      }
+    }
+  }
+}

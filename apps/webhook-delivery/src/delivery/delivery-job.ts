@@ -1,0 +1,36 @@
+import { JobsOptions } from 'bullmq';
+
+/**
+ * The payload of a webhook-deliveries job: the delivery row holds everything else. The job id is the
+ * delivery id, or `<delivery id>-redelivery-<time>` for a redelivery.
+ */
+export interface DeliveryJobData {
+  delivery_id: string;
+}
+
+export const DELIVERY_JOB_NAME = 'deliver';
+
+/**
+ * A job that sends a delivery; by default under the delivery's id, so queuing a delivery that is
+ * already queued (a re-processed lifecycle event) adds nothing.
+ *
+ * A completed job is removed at once: the delivery row and its attempts are the record, only pending
+ * deliveries are ever queued again, and an hour of completed jobs would be millions of them in Redis
+ * at a few thousand deliveries a second. The receiver's answers are retried on the delivery's own
+ * schedule (the job is moved to delayed); `attempts` only covers the job failing outright, e.g. the
+ * database being unreachable when the attempt is recorded, so the delivery is sent again rather than
+ * left pending with no job.
+ */
+export function deliveryJob(deliveryId: string, jobId = deliveryId): { name: string; data: DeliveryJobData; opts: JobsOptions } {
+  return {
+    name: DELIVERY_JOB_NAME,
+    data: { delivery_id: deliveryId },
+    opts: {
+      jobId,
+      attempts: 6,
+      backoff: { type: 'exponential', delay: 2000 },
+      removeOnComplete: true,
+      removeOnFail: { age: 24 * 3600 },
+    },
+  };
+}
