@@ -1,5 +1,7 @@
 import { RunsPatterns } from '@aas/contracts';
 import { INestApplication } from '@nestjs/common';
+import { createServer, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { http } from './support/http';
 import { Sample, parsePrometheusText, samplesOf } from './support/prometheus-text';
 import { TestSystem, urlOf } from './support/test-system';
@@ -23,7 +25,11 @@ describe('Metrics', () => {
   const appUrl = (app: INestApplication | undefined) => urlOf(app!);
 
   beforeAll(async () => {
-    system = await TestSystem.start({ bootstrapApiKey: KEY, runsEnv: { BUILTIN_RUNTIME_STEP_MS: '10' } });
+    system = await TestSystem.start({
+      bootstrapApiKey: KEY,
+      runsEnv: { BUILTIN_RUNTIME_STEP_MS: '10' },
+      webhooksEnv: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' },
+    });
     base = system.url();
   });
   afterAll(() => system.stop());
@@ -62,6 +68,29 @@ describe('Metrics', () => {
     ]);
     expect(total(samplesOf(samples, 'aas_queue_jobs_processed_total', { queue: 'runs-execution', outcome: 'completed' }))).toBeGreaterThanOrEqual(3);
     expect(total(samplesOf(samples, 'aas_rpc_request_duration_seconds_count', { pattern: RunsPatterns.StartRun, outcome: 'ok' }))).toBe(3);
+  });
+
+  it('webhook-delivery counts attempts by outcome and times them', async () => {
+    const receiver = await new Promise<Server>((resolve) => {
+      const server = createServer((_req, res) => res.writeHead(204).end());
+      server.listen(0, '127.0.0.1', () => resolve(server));
+    });
+    try {
+      const agentId = (await http(base, 'POST', '/v1/agents', { key: KEY, body: {} })).body.agent.agent_id;
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      expect((await http(base, 'POST', `/v1/agents/${agentId}/webhooks`, { key: KEY, body: { url, events: ['run.started'] } })).status).toBe(201);
+      await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body: { skip_deploy_check: true } });
+      let samples: Sample[] = [];
+      for (let waited = 0; waited < 10_000; waited += 100) {
+        samples = await scrape(appUrl(system.others.webhooks));
+        if (total(samplesOf(samples, 'aas_webhook_delivery_attempts_total', { outcome: 'succeeded' })) >= 1) break;
+        await sleep(100);
+      }
+      expect(total(samplesOf(samples, 'aas_webhook_delivery_attempts_total', { service: 'webhook-delivery', outcome: 'succeeded' }))).toBe(1);
+      expect(total(samplesOf(samples, 'aas_webhook_delivery_duration_seconds_count', { outcome: 'succeeded' }))).toBe(1);
+    } finally {
+      receiver.close();
+    }
   });
 
   it('every back-end app serves its metrics on its health port', async () => {

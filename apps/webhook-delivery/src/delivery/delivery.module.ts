@@ -4,6 +4,7 @@ import { ConfigService } from '@nestjs/config';
 import { QueueNames } from '@aas/contracts';
 import { WebhooksEnv } from '../config/webhooks.env';
 import { DeliveryStore } from './delivery-store';
+import { DeliveryMetrics } from './delivery-metrics';
 import { DeliveryProcessor } from './delivery.processor';
 import { SecretBox } from './secret-box';
 import { WebhookEventsConsumer } from './webhook-events.consumer';
@@ -20,6 +21,7 @@ import { WebhookSender } from './webhook-sender';
     WebhookSender,
     DeliveryStore,
     WebhookEventsConsumer,
+    DeliveryMetrics,
     DeliveryProcessor,
   ],
   exports: [SecretBox],

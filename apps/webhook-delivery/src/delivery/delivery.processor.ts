@@ -7,6 +7,7 @@ import { isUUID } from 'class-validator';
 import { LRUCache } from 'lru-cache';
 import { WebhooksEnv } from '../config/webhooks.env';
 import { DeliveryJobData } from './delivery-job';
+import { DeliveryMetrics } from './delivery-metrics';
 import { DeliveryStore, Outcome } from './delivery-store';
 import { nextRetryDelay, parseRetryDelays } from './retry-schedule';
 import { SecretBox } from './secret-box';
@@ -34,6 +35,7 @@ export class DeliveryProcessor implements OnApplicationBootstrap {
     private readonly secrets: SecretBox,
     private readonly config: ConfigService<WebhooksEnv, true>,
     private readonly drain: QueueWorkersDrain,
+    private readonly metrics: DeliveryMetrics,
   ) {
     this.delays = parseRetryDelays(config.get('WEBHOOK_RETRY_DELAYS', { infer: true }));
   }
@@ -61,7 +63,10 @@ export class DeliveryProcessor implements OnApplicationBootstrap {
     const delivery = await this.store.pending(job.data.delivery_id);
     if (!delivery) return;
     // A webhook disabled or deleted after this was queued gets nothing more.
-    if (delivery.webhookStatus !== 'active') return this.store.finish(delivery.id, 'cancelled');
+    if (delivery.webhookStatus !== 'active') {
+      this.metrics.cancelled();
+      return this.store.finish(delivery.id, 'cancelled');
+    }
 
     const attempt = delivery.attemptCount + 1;
     const startedAt = new Date();
@@ -75,6 +80,7 @@ export class DeliveryProcessor implements OnApplicationBootstrap {
     const outcome = this.outcomeOf(attempt, result);
     // The job completes (or is rescheduled) only after the attempt is committed.
     await this.store.recordAttempt({ deliveryId: delivery.id, attempt, startedAt, result, outcome });
+    this.metrics.attempted(outcome.status, result.durationMs);
     // The receiver says the endpoint is gone for good: stop sending to it.
     if (result.statusCode === 410) await this.store.disableWebhook(delivery.webhookId!);
     if (outcome.status === 'pending') {
