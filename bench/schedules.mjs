@@ -1,8 +1,10 @@
 // npm run bench:schedules — schedule fire lag (fire time to run created), duplicates and
 // misses, with two scheduler processes. Defaults from the scheduler issue:
 //   BENCH_SCHEDULES=1000 schedules, each every 10 s (spread over the 10 seconds), BENCH_SECONDS=60.
+// BENCH_GATEWAY_PORT (default 3900; the apps' health ports follow it) when that port is taken.
 import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { percentile, report } from './support/report.mjs';
 import { api, startSystem } from './support/system.mjs';
 
 const require = createRequire(import.meta.url);
@@ -14,7 +16,8 @@ const KEY = `bench-${Date.now()}-key-0123456789`;
 
 const system = await startSystem({
   apps: ['agents-service', 'runs-service', 'scheduler-service', 'scheduler-service', 'webhook-delivery', 'api-gateway'],
-  env: { BOOTSTRAP_API_KEY: KEY, BUILTIN_RUNTIME_STEP_MS: '0', RUN_WORKER_CONCURRENCY: '50' },
+  env: { BOOTSTRAP_API_KEY: KEY, RATE_LIMIT_REQUESTS: '0', BUILTIN_RUNTIME_STEP_MS: '0', RUN_WORKER_CONCURRENCY: '50' },
+  gatewayPort: Number(process.env.BENCH_GATEWAY_PORT ?? 3900),
 });
 
 async function inParallel(items, limit, task) {
@@ -77,17 +80,18 @@ try {
   const expected = agents.length * (SECONDS / 10);
   const lags = [...byFire.values()].map((l) => Math.min(...l)).sort((a, b) => a - b);
   const duplicates = [...byFire.values()].reduce((n, l) => n + l.length - 1, 0);
-  const pct = (p) => (lags.length ? lags[Math.min(lags.length - 1, Math.floor((p / 100) * lags.length))] : NaN);
 
   console.log('');
   console.log(`bench:schedules (${SCHEDULES} schedules every 10 s, two scheduler processes, ${SECONDS} s window)`);
   console.log(`  fires expected   ${expected}`);
   console.log(`  fires with a run ${byFire.size}`);
-  console.log(`  misses           ${expected - byFire.size}`);
-  console.log(`  duplicates       ${duplicates}`);
-  console.log(`  fire lag p50     ${pct(50)} ms`);
-  console.log(`  fire lag p99     ${pct(99)} ms`);
-  console.log(`  fire lag max     ${lags[lags.length - 1]} ms`);
+  report('schedules', [
+    { metric: 'misses (fires without a run)', value: expected - byFire.size, unit: 'fires', target: '0' },
+    { metric: 'duplicates (extra runs of a fire)', value: duplicates, unit: 'runs', target: '0' },
+    { metric: 'fire lag p50 (fire time to run created)', value: percentile(lags, 50), unit: 'ms' },
+    { metric: 'fire lag p99', value: percentile(lags, 99), unit: 'ms', target: '< 250' },
+    { metric: 'fire lag max', value: lags[lags.length - 1], unit: 'ms' },
+  ]);
 } finally {
   await system.stop();
 }

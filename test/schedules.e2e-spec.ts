@@ -125,20 +125,21 @@ describe('Schedules through the gateway', () => {
     await http(base, 'DELETE', `/v1/agents/${agentId}/schedule`, { key: KEY });
   });
 
-  it('fires exactly once per fire time with two scheduler processes', async () => {
+  it('fires exactly once per fire time with two scheduler processes for 30 s', async () => {
+    const seconds = 30;
     const second: INestApplication = await startSchedulerService(system.baseEnv());
     try {
       const agentId = await deployedAgent();
       await http(base, 'PUT', `/v1/agents/${agentId}/schedule`, { key: KEY, body: { cron: '* * * * * ? *', overlap: 'allow' } });
-      await sleep(8_000);
+      await sleep(seconds * 1000);
       await http(base, 'POST', `/v1/agents/${agentId}/schedule/pause`, { key: KEY });
       await sleep(1_000);
       const runs = await scheduledRuns(agentId);
-      const seconds = runs.map((r: { started_at: string }) => Math.floor(Date.parse(r.started_at) / 1000));
-      expect(runs.length).toBeGreaterThanOrEqual(6);
-      expect(runs.length).toBeLessThanOrEqual(10);
+      const startSeconds = runs.map((r: { started_at: string }) => Math.floor(Date.parse(r.started_at) / 1000));
+      expect(runs.length).toBeGreaterThanOrEqual(seconds - 2);
+      expect(runs.length).toBeLessThanOrEqual(seconds + 2);
       expect(new Set(runs.map((r: { run_number: number }) => r.run_number)).size).toBe(runs.length);
-      expect(new Set(seconds).size).toBeGreaterThanOrEqual(runs.length - 1);
+      expect(new Set(startSeconds).size).toBeGreaterThanOrEqual(runs.length - 1);
 
       // runs-service would absorb a double fire (its start is keyed by fire time), so look at the fires themselves.
       const connection = new Redis(system.infra.redisUrl, { maxRetriesPerRequest: null });
@@ -148,7 +149,7 @@ describe('Schedules through the gateway', () => {
           (j) => j.data.agent_id === agentId,
         );
         const fireTimes = jobs.map((j) => j.data.fire_time);
-        expect(fireTimes.length).toBeGreaterThanOrEqual(6);
+        expect(fireTimes.length).toBeGreaterThanOrEqual(seconds - 2);
         expect(new Set(fireTimes).size).toBe(fireTimes.length);
         // A fire taken just before the pause is skipped by the worker once the schedule is paused.
         expect(runs.length).toBeLessThanOrEqual(fireTimes.length);
@@ -160,7 +161,7 @@ describe('Schedules through the gateway', () => {
     } finally {
       await second.close();
     }
-  });
+  }, 90_000);
 });
 
 describe('Schedule failures and auto-pause', () => {

@@ -24,6 +24,8 @@ export const AgentsPatterns = {
   ListInstructionVersions: 'agents.instructions.history',
   /** Service to service (runs-service): the agent a run needs, with its instructions and owner's email. */
   GetAgentForRun: 'agents.runs.agent-context',
+  /** Service to service (runs-service): what starting a batch of runs needs of each agent, in one request. */
+  GetAgentsForRunStarts: 'agents.runs.start-contexts',
 } as const;
 
 export const RunsPatterns = {
@@ -36,6 +38,8 @@ export const RunsPatterns = {
   ListRunEvents: 'runs.events.list',
   /** Service to service (scheduler-service): a run fired by a schedule. */
   StartScheduledRun: 'runs.runs.start-scheduled',
+  /** Service to service (scheduler-service): the runs of many fires at once, each fire on its own. */
+  StartScheduledRuns: 'runs.runs.start-scheduled-batch',
 } as const;
 
 export const SchedulerPatterns = {

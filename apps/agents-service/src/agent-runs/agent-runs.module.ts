@@ -1,13 +1,12 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { QueueNames } from '@aas/contracts';
-import { AgentsModule } from '../agents/agents.module';
 import { AgentContextHandlers } from './agent-context.handlers';
 import { RunProgressConsumer } from './run-progress.consumer';
 
 /** What agents-service does for runs: answers their agent context and follows their progress. */
 @Module({
-  imports: [AgentsModule, BullModule.registerQueue({ name: QueueNames.AgentsEvents })],
+  imports: [BullModule.registerQueue({ name: QueueNames.AgentsEvents })],
   controllers: [AgentContextHandlers],
   providers: [RunProgressConsumer],
 })

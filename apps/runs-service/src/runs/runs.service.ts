@@ -26,11 +26,10 @@ import { stop } from '../execution/run-transition';
 import { RunEventEntity } from './run-event.entity';
 import { RunEntity } from './run.entity';
 import { toRunDto, toRunEventItem, toRunSummary } from './run.mapper';
+import { newRun } from './new-run';
+import { RunTrigger } from './run-trigger';
 
-export interface RunTrigger {
-  runKind: 'api' | 'schedule';
-  scheduleAgentId: string | null;
-}
+const API_TRIGGER: RunTrigger = { runKind: 'api', scheduleAgentId: null };
 
 @Injectable()
 export class RunsService {
@@ -47,7 +46,7 @@ export class RunsService {
    * transaction (the queueing goes through the outbox), so an accepted run is
    * never lost and never left unqueued.
    */
-  async start(message: StartRunMessage, trigger: RunTrigger = { runKind: 'api', scheduleAgentId: null }): Promise<RunDto> {
+  async start(message: StartRunMessage): Promise<RunDto> {
     const agent = await this.agentContext(message.user_id, message.agent_id);
     const runMode = message.run_mode ?? 'run';
     if (runMode === 'run' && agent.deployment_state !== 'deployed' && !message.skip_deploy_check) {
@@ -67,38 +66,18 @@ export class RunsService {
          RETURNING last_run_number`,
         [agent.agent_id],
       );
-      const now = new Date();
-      const created = await manager.save(
-        manager.create(RunEntity, {
-          id: runId,
-          agentId: agent.agent_id,
-          userId: message.user_id,
-          userEmail: agent.user_email,
-          runNumber,
-          runMode,
-          runKind: trigger.runKind,
-          triggerKind: trigger.runKind,
-          status: 'in_progress',
-          outcome: null,
-          isFinished: false,
-          isPaused: false,
-          hasPendingInput: false,
-          goal: message.user_message ?? null,
-          policyModel: null,
-          policyType: runMode === 'build' ? 'builder' : 'runner',
-          scheduleAgentId: trigger.scheduleAgentId,
-          webhookSubscriptionId: null,
-          wroteInstructions: false,
-          summary: null,
-          title: null,
-          eventCount: '0',
-          eventBytes: '0',
-          stepCount: '0',
-          startedAt: now,
-          lastEventAt: now,
-          finishedAt: null,
-        }),
-      );
+      const created = newRun({
+        id: runId,
+        agentId: agent.agent_id,
+        userId: message.user_id,
+        userEmail: agent.user_email,
+        runNumber,
+        runMode,
+        goal: message.user_message ?? null,
+        trigger: API_TRIGGER,
+        startedAt: new Date(),
+      });
+      await manager.insert(RunEntity, created);
       const queued: RunQueuedEvent = { run_id: created.id };
       await recordEvent(manager, EventNames.RunQueued, queued);
       return { run: created, created: true };

@@ -1,13 +1,15 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { QueueNames } from '@aas/contracts';
+import { FireBatcher } from './fire-batcher';
 import { RunOutcomeConsumer } from './run-outcome.consumer';
 import { ScheduleFailures } from './schedule-failures';
 import { ScheduleFireProcessor } from './schedule-fire.processor';
 import { ScheduleTicker } from './schedule-ticker';
+import { ScheduledRunStarter } from './scheduled-run-starter';
 
 @Module({
   imports: [BullModule.registerQueue({ name: QueueNames.SchedulerFires }, { name: QueueNames.SchedulerEvents })],
-  providers: [ScheduleTicker, ScheduleFireProcessor, ScheduleFailures, RunOutcomeConsumer],
+  providers: [ScheduleTicker, ScheduleFireProcessor, FireBatcher, ScheduledRunStarter, ScheduleFailures, RunOutcomeConsumer],
 })
 export class FiringModule {}

@@ -4,12 +4,12 @@ import { AgentDeletedEvent, EventNames, QueueNames, RunLifecycleEvent } from '@a
 import { Job } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { ScheduleEntity } from '../schedules/schedule.entity';
-import { ScheduleFailures } from './schedule-failures';
+import { RunEndVerdict, ScheduleFailures } from './schedule-failures';
 
 /**
- * Outcomes of scheduled runs drive the failure count: error or outcome `fail`
- * is a failure, success or partial resets it, a user's stop is neither.
- * agent.deleted removes the agent's schedule.
+ * Ends of scheduled runs drive the failure count (error or outcome `fail` is a
+ * failure, success or partial resets it, a user's stop is neither) and tell the
+ * schedule its run is no longer unfinished. agent.deleted removes the agent's schedule.
  */
 @Processor(QueueNames.SchedulerEvents, { concurrency: 16 })
 export class RunOutcomeConsumer extends WorkerHost {
@@ -27,10 +27,21 @@ export class RunOutcomeConsumer extends WorkerHost {
     }
     const event = job.data as RunLifecycleEvent;
     if (event.run_kind !== 'schedule' || !event.schedule_agent_id) return;
-    if (event.event === EventNames.RunFailed || (event.event === EventNames.RunCompleted && event.outcome === 'fail')) {
-      await this.failures.recordFailure(event.schedule_agent_id);
-    } else if (event.event === EventNames.RunCompleted) {
-      await this.failures.recordSuccess(event.schedule_agent_id);
-    }
+    const verdict = verdictOf(event);
+    if (verdict) await this.failures.recordRunEnd(event.schedule_agent_id, event.run_id, verdict);
+  }
+}
+
+/** undefined: the event does not end the run. */
+function verdictOf(event: RunLifecycleEvent): RunEndVerdict | undefined {
+  switch (event.event) {
+    case EventNames.RunFailed:
+      return 'failure';
+    case EventNames.RunCompleted:
+      return event.outcome === 'fail' ? 'failure' : 'success';
+    case EventNames.RunStopped:
+      return 'neither';
+    default:
+      return undefined;
   }
 }

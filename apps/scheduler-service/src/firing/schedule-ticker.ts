@@ -2,10 +2,10 @@ import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { EventNames, ScheduleFireEvent } from '@aas/contracts';
-import { OutboxRelay, recordEvent } from '@aas/platform';
-import { DataSource } from 'typeorm';
+import { OutboxRelay } from '@aas/platform';
+import { DataSource, EntityManager } from 'typeorm';
 import { SchedulerEnv } from '../config/scheduler.env';
-import { parseCronSchedule } from '../cron/cron-schedule';
+import { CronScheduleCache } from '../cron/cron-schedule-cache';
 import { ScheduleEntity } from '../schedules/schedule.entity';
 
 const BATCH = 500;
@@ -20,6 +20,7 @@ const BATCH = 500;
 @Injectable()
 export class ScheduleTicker implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(ScheduleTicker.name);
+  private readonly crons = new CronScheduleCache();
   private timer?: NodeJS.Timeout;
   private ticking?: Promise<void>;
 
@@ -61,15 +62,38 @@ export class ScheduleTicker implements OnModuleInit, OnApplicationShutdown {
         .setLock('pessimistic_write')
         .setOnLocked('skip_locked')
         .getMany();
+      if (due.length === 0) return 0;
       const now = new Date();
-      for (const schedule of due) {
+      const fires = due.map((schedule): ScheduleFireEvent => ({
+        agent_id: schedule.agentId,
+        user_id: schedule.userId,
+        fire_time: schedule.nextRunAt!.toISOString(),
+      }));
+      const nextRuns = due.map((schedule) => {
         const fireTime = schedule.nextRunAt!;
-        const next = parseCronSchedule(schedule.cron, schedule.timezone).next(now > fireTime ? now : fireTime);
-        await manager.update(ScheduleEntity, { agentId: schedule.agentId }, { nextRunAt: next });
-        const fire: ScheduleFireEvent = { agent_id: schedule.agentId, user_id: schedule.userId, fire_time: fireTime.toISOString() };
-        await recordEvent(manager, EventNames.ScheduleFire, fire);
-      }
+        return this.crons.get(schedule.cron, schedule.timezone).next(now > fireTime ? now : fireTime);
+      });
+      await advance(manager, due, nextRuns);
+      await recordFires(manager, fires);
       return due.length;
     });
   }
+}
+
+/** Moves each taken schedule to its next fire time (null: it never fires again), in one statement. */
+async function advance(manager: EntityManager, schedules: ScheduleEntity[], nextRuns: Array<Date | null>): Promise<void> {
+  await manager.query(
+    `UPDATE schedules s SET next_run_at = v.next_run_at
+       FROM unnest($1::uuid[], $2::timestamptz[]) AS v(agent_id, next_run_at)
+      WHERE s.agent_id = v.agent_id`,
+    [schedules.map((s) => s.agentId), nextRuns.map((d) => d?.toISOString() ?? null)],
+  );
+}
+
+/** recordEvent for many fires in one statement: published if and only if the tick commits. */
+async function recordFires(manager: EntityManager, fires: ScheduleFireEvent[]): Promise<void> {
+  await manager.query(`INSERT INTO outbox (event, payload) SELECT $1, unnest($2::jsonb[])`, [
+    EventNames.ScheduleFire,
+    fires.map((fire) => JSON.stringify(fire)),
+  ]);
 }

@@ -1,5 +1,6 @@
 import { IntersectionType } from '@nestjs/swagger';
-import { IsOptional, Matches } from 'class-validator';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsOptional, IsUUID, Matches, ValidateNested } from 'class-validator';
 import { CancelRunRequest, ListRunsQuery, RunEventsQuery, StartRunRequest } from '../dto/runs.dto';
 import { AgentScopedMessage, RunScopedMessage } from './user-scoped.message';
 
@@ -23,4 +24,38 @@ export interface AgentContext {
   user_email: string;
   deployment_state: 'deployed' | 'not_deployed';
   instructions: { content: string; plan_steps: unknown[] | null } | null;
+}
+
+/** Most runs started by one batch request (a scheduler splits larger groups of fires). */
+export const RUN_START_BATCH_MAX = 500;
+
+/** One agent of a batch, with the user it must belong to. */
+export class AgentOfUser {
+  @IsUUID()
+  user_id!: string;
+
+  @IsUUID()
+  agent_id!: string;
+}
+
+/** runs-service asks agents-service, in one request, what starting runs of these agents needs. */
+export class AgentStartContextsMessage {
+  @IsArray()
+  @ArrayMaxSize(RUN_START_BATCH_MAX)
+  @ValidateNested({ each: true })
+  @Type(() => AgentOfUser)
+  agents!: AgentOfUser[];
+}
+
+/** What starting a run needs of its agent; the instructions are read when the run executes. */
+export interface AgentStartContext {
+  agent_id: string;
+  user_id: string;
+  user_email: string;
+  deployment_state: 'deployed' | 'not_deployed';
+}
+
+/** An agent that does not exist, or is not the named user's, is left out. */
+export interface AgentStartContextsResponse {
+  agents: AgentStartContext[];
 }

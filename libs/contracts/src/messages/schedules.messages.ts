@@ -1,6 +1,9 @@
 import { IntersectionType } from '@nestjs/swagger';
-import { IsISO8601, IsUUID } from 'class-validator';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsISO8601, IsUUID, ValidateNested } from 'class-validator';
+import { ProblemDetailDto } from '../dto/problem-detail.dto';
 import { PutScheduleRequest } from '../dto/schedules.dto';
+import { RUN_START_BATCH_MAX } from './runs.messages';
 import { AgentScopedMessage } from './user-scoped.message';
 
 export class AgentScheduleMessage extends AgentScopedMessage {}
@@ -16,4 +19,24 @@ export class StartScheduledRunMessage {
 
   @IsISO8601({ strict: true })
   fire_time!: string;
+}
+
+/** scheduler-service → runs-service: the runs of many fires; each fire is started or refused on its own. */
+export class StartScheduledRunsMessage {
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(RUN_START_BATCH_MAX)
+  @ValidateNested({ each: true })
+  @Type(() => StartScheduledRunMessage)
+  fires!: StartScheduledRunMessage[];
+}
+
+/** A fire's run (made now, or earlier when the fire is retried), or why runs-service refused to start it. */
+export type ScheduledRunOutcome =
+  | { agent_id: string; fire_time: string; run_id: string }
+  | { agent_id: string; fire_time: string; refused: ProblemDetailDto };
+
+/** One outcome per fire of the request. */
+export interface StartScheduledRunsResponse {
+  outcomes: ScheduledRunOutcome[];
 }

@@ -1,0 +1,47 @@
+import { RunEntity } from './run.entity';
+import { RunTrigger } from './run-trigger';
+
+export interface NewRunFields {
+  id: string;
+  agentId: string;
+  userId: string;
+  userEmail: string;
+  runNumber: number;
+  runMode: 'build' | 'run';
+  goal: string | null;
+  trigger: RunTrigger;
+  startedAt: Date;
+}
+
+/** A run as it is accepted: in progress, nothing executed yet. */
+export function newRun(fields: NewRunFields): RunEntity {
+  return Object.assign(new RunEntity(), {
+    id: fields.id,
+    agentId: fields.agentId,
+    userId: fields.userId,
+    userEmail: fields.userEmail,
+    runNumber: fields.runNumber,
+    runMode: fields.runMode,
+    runKind: fields.trigger.runKind,
+    triggerKind: fields.trigger.runKind,
+    status: 'in_progress',
+    outcome: null,
+    isFinished: false,
+    isPaused: false,
+    hasPendingInput: false,
+    goal: fields.goal,
+    policyModel: null,
+    policyType: fields.runMode === 'build' ? 'builder' : 'runner',
+    scheduleAgentId: fields.trigger.scheduleAgentId,
+    webhookSubscriptionId: null,
+    wroteInstructions: false,
+    summary: null,
+    title: null,
+    eventCount: '0',
+    eventBytes: '0',
+    stepCount: '0',
+    startedAt: fields.startedAt,
+    lastEventAt: fields.startedAt,
+    finishedAt: null,
+  } satisfies RunEntity);
+}
