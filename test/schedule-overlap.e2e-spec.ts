@@ -52,8 +52,10 @@ describe('Schedule overlap (skip) from the scheduler\'s own record of its run', 
     ) as { run_id: string; is_finished: boolean }[];
   const activeRunOf = async (agentId: string): Promise<string | null> =>
     (await pg.query('SELECT active_run_id FROM scheduler.schedules WHERE agent_id = $1', [agentId])).rows[0].active_run_id;
-  const release = (runId: string) => {
-    held.get(runId)?.();
+  /** Lets a held run finish, once the runtime has its dispatch (a run is listed before it is dispatched). */
+  const release = async (runId: string) => {
+    await eventually(async () => held.has(runId), Boolean);
+    held.get(runId)!();
     held.delete(runId);
   };
 
@@ -77,7 +79,7 @@ describe('Schedule overlap (skip) from the scheduler\'s own record of its run', 
     expect(await scheduledRuns(agentId)).toHaveLength(1);
 
     await http(base(), 'POST', `/v1/agents/${agentId}/schedule/pause`, { key: KEY });
-    release(first.run_id);
+    await release(first.run_id);
     // The run's end event clears the record: the next fire needs no question to runs-service.
     await eventually(() => activeRunOf(agentId), (active) => active === null);
 
@@ -92,7 +94,7 @@ describe('Schedule overlap (skip) from the scheduler\'s own record of its run', 
     await http(base(), 'PUT', `/v1/agents/${agentId}/schedule`, { key: KEY, body: { cron: '* * * * * ? *', overlap: 'skip' } });
     const [first] = await eventually(() => scheduledRuns(agentId), (runs) => runs.length === 1);
     await http(base(), 'POST', `/v1/agents/${agentId}/schedule/pause`, { key: KEY });
-    release(first.run_id);
+    await release(first.run_id);
     await eventually(() => activeRunOf(agentId), (active) => active === null);
 
     // As if the end event had not arrived yet: the record still names the finished run.
