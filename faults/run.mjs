@@ -60,6 +60,8 @@ const SCENARIOS = {
         await s.system.restart(victim);
         s.mark(`${app}-${victim.index} healthy again`);
         if (app === 'api-gateway') s.gatewayDown.push({ url: s.system.url(victim), from, to: Date.now() });
+        // A dead back-end replica is a dependency down: the requests it held are answered 503 by a live one.
+        else s.outages.push({ what: `${app}-${victim.index}`, from, to: Date.now() });
         await sleep(2_000);
       }
     },

@@ -191,12 +191,13 @@ export async function settle(observeArgs, evaluateArgs, ms, onWait) {
  * left without an answer, is a violation.
  */
 export function classifyResponses(responses, { outages, gatewayDown }) {
-  const inOutage = (at) => outages.some((w) => at >= w.from && at <= w.to + OUTAGE_GRACE_MS);
+  // In flight at any moment of the outage (a request sent just before it began is held by what went down).
+  const inOutage = (r) => outages.some((w) => r.at + r.ms >= w.from && r.at <= w.to + OUTAGE_GRACE_MS);
   const summary = { total: responses.length, byStatus: {}, allowed503: 0, violations: [], noAnswerAllowed: 0 };
   for (const r of responses) {
     const label = r.status === 0 ? (r.timeout ? 'timeout' : 'no-connection') : String(r.status);
     summary.byStatus[label] = (summary.byStatus[label] ?? 0) + 1;
-    if (r.status === 503 && inOutage(r.at)) summary.allowed503 += 1;
+    if (r.status === 503 && inOutage(r)) summary.allowed503 += 1;
     else if (r.status >= 500) summary.violations.push(r);
     else if (r.status === 0) {
       // Sent to a gateway process while it was down, or held by it when it was killed.
