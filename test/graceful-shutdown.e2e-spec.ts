@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { eventually } from './support/eventually';
 import { http } from './support/http';
 import { ProcessSystem } from './support/process-system';
 import { hang, lines, TestRuntime } from './support/test-runtime';
@@ -6,16 +7,6 @@ import { Receiver } from './support/webhook-receiver';
 
 const KEY = 'graceful-shutdown-bootstrap-key-01234';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function eventually<T>(what: string, read: () => T | Promise<T>, ok: (value: T) => boolean, ms = 20_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}; last seen: ${JSON.stringify(value)}`);
-    await sleep(100);
-  }
-}
 
 /**
  * SIGTERM to each app, as Kubernetes sends it before a pod goes: the process

@@ -1,22 +1,13 @@
 import { QueueNames } from '@aas/contracts';
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
+import { eventually } from './support/eventually';
 import { http } from './support/http';
 import { ProcessSystem } from './support/process-system';
 import { Receiver, verifyWebhookSignatures } from './support/webhook-receiver';
 
 const KEY = 'multi-process-bootstrap-key-0123456';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function eventually<T>(what: string, read: () => T | Promise<T>, ok: (value: T) => boolean, ms = 20_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}; last seen: ${JSON.stringify(value)}`);
-    await sleep(100);
-  }
-}
 
 /**
  * The production shape: every app as two operating-system processes (the
