@@ -8,3 +8,4 @@ export * from './queues';
 export * from './outbox';
 export * from './service-client';
 export * from './metrics';
+export * from './request-context';

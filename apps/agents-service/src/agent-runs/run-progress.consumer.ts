@@ -1,6 +1,7 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { QueueNames, RunProgressEvent } from '@aas/contracts';
+import { InJobRequestContext } from '@aas/platform';
 import { Job } from 'bullmq';
 import { DataSource } from 'typeorm';
 
@@ -16,6 +17,7 @@ export class RunProgressConsumer extends WorkerHost {
     super();
   }
 
+  @InJobRequestContext()
   async process(job: Job<RunProgressEvent>): Promise<void> {
     const e = job.data;
     await this.dataSource.query(

@@ -2,7 +2,7 @@ import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { QueueNames, RunQueuedEvent } from '@aas/contracts';
-import { DrainDeadlineAware } from '@aas/platform';
+import { DrainDeadlineAware, InJobRequestContext } from '@aas/platform';
 import { Job } from 'bullmq';
 import { RunsEnv } from '../config/runs.env';
 import { RunExecutor } from './run-executor';
@@ -30,6 +30,7 @@ export class RunExecutionProcessor extends WorkerHost implements OnApplicationBo
     this.executor.abortAll();
   }
 
+  @InJobRequestContext()
   async process(job: Job<RunQueuedEvent>): Promise<void> {
     await this.executor.execute(job.data.run_id);
   }

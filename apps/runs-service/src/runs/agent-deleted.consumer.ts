@@ -1,6 +1,7 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AgentDeletedEvent, EventNames, QueueNames } from '@aas/contracts';
+import { InJobRequestContext } from '@aas/platform';
 import { Job } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { CancelSignals } from '../execution/cancel-signals';
@@ -16,6 +17,7 @@ export class AgentDeletedConsumer extends WorkerHost {
     super();
   }
 
+  @InJobRequestContext()
   async process(job: Job<AgentDeletedEvent>): Promise<void> {
     if (job.name !== EventNames.AgentDeleted) return;
     const { agent_id: agentId } = job.data;

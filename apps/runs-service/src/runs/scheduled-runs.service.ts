@@ -8,7 +8,7 @@ import {
   RunQueuedEvent,
   StartScheduledRunMessage,
 } from '@aas/contracts';
-import { OutboxRelay, ServiceClient } from '@aas/platform';
+import { OutboxRelay, ServiceClient, recordEvents } from '@aas/platform';
 import { ConflictError, DomainError, ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
@@ -180,11 +180,7 @@ async function takeRunNumbers(manager: EntityManager, fires: AdmittedFire[]): Pr
   return numbers;
 }
 
-/** recordEvent for many runs in one statement: each accepted run waits for a worker. */
+/** Each accepted run waits for a worker. */
 async function recordRunsQueued(manager: EntityManager, runs: RunEntity[]): Promise<void> {
-  const events = runs.map((run): RunQueuedEvent => ({ run_id: run.id }));
-  await manager.query(`INSERT INTO outbox (event, payload) SELECT $1, unnest($2::jsonb[])`, [
-    EventNames.RunQueued,
-    events.map((event) => JSON.stringify(event)),
-  ]);
+  await recordEvents(manager, EventNames.RunQueued, runs.map((run): RunQueuedEvent => ({ run_id: run.id })));
 }

@@ -1,6 +1,7 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AgentDeletedEvent, EventNames, QueueNames, RunLifecycleEvent } from '@aas/contracts';
+import { InJobRequestContext } from '@aas/platform';
 import { Job } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { ScheduleEntity } from '../schedules/schedule.entity';
@@ -20,6 +21,7 @@ export class RunOutcomeConsumer extends WorkerHost {
     super();
   }
 
+  @InJobRequestContext()
   async process(job: Job<RunLifecycleEvent | AgentDeletedEvent>): Promise<void> {
     if (job.name === EventNames.AgentDeleted) {
       await this.dataSource.manager.delete(ScheduleEntity, { agentId: job.data.agent_id });

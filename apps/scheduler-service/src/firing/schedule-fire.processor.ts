@@ -1,5 +1,6 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { QueueNames, ScheduleFireEvent, StartScheduledRunMessage } from '@aas/contracts';
+import { InJobRequestContext } from '@aas/platform';
 import { flattenValidationErrors } from '@aas/problem-details';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
@@ -19,6 +20,7 @@ export class ScheduleFireProcessor extends WorkerHost {
     super();
   }
 
+  @InJobRequestContext()
   async process(job: Job<ScheduleFireEvent>): Promise<void> {
     await this.batcher.fire(validFire(job.data));
   }

@@ -2,7 +2,7 @@ import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { EventNames, ScheduleFireEvent } from '@aas/contracts';
-import { OutboxRelay } from '@aas/platform';
+import { OutboxRelay, recordEvents } from '@aas/platform';
 import { DataSource, EntityManager } from 'typeorm';
 import { SchedulerEnv } from '../config/scheduler.env';
 import { CronScheduleCache } from '../cron/cron-schedule-cache';
@@ -90,10 +90,7 @@ async function advance(manager: EntityManager, schedules: ScheduleEntity[], next
   );
 }
 
-/** recordEvent for many fires in one statement: published if and only if the tick commits. */
+/** Published if and only if the tick commits. */
 async function recordFires(manager: EntityManager, fires: ScheduleFireEvent[]): Promise<void> {
-  await manager.query(`INSERT INTO outbox (event, payload) SELECT $1, unnest($2::jsonb[])`, [
-    EventNames.ScheduleFire,
-    fires.map((fire) => JSON.stringify(fire)),
-  ]);
+  await recordEvents(manager, EventNames.ScheduleFire, fires);
 }

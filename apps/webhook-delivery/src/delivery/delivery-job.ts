@@ -1,10 +1,12 @@
+import { RequestTraced, withRequestId } from '@aas/platform';
 import { JobsOptions } from 'bullmq';
 
 /**
  * The payload of a webhook-deliveries job: the delivery row holds everything else. The job id is the
- * delivery id, or `<delivery id>-redelivery-<time>` for a redelivery.
+ * delivery id, or `<delivery id>-redelivery-<time>` for a redelivery. It carries the id of the request that
+ * caused it, when there is one.
  */
-export interface DeliveryJobData {
+export interface DeliveryJobData extends RequestTraced {
   delivery_id: string;
 }
 
@@ -24,7 +26,7 @@ export const DELIVERY_JOB_NAME = 'deliver';
 export function deliveryJob(deliveryId: string, jobId = deliveryId): { name: string; data: DeliveryJobData; opts: JobsOptions } {
   return {
     name: DELIVERY_JOB_NAME,
-    data: { delivery_id: deliveryId },
+    data: withRequestId({ delivery_id: deliveryId }),
     opts: {
       jobId,
       attempts: 6,

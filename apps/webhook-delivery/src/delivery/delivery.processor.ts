@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { QueueNames } from '@aas/contracts';
-import { QueueWorkersDrain } from '@aas/platform';
+import { QueueWorkersDrain, inJobRequestContext } from '@aas/platform';
 import { DelayedError, Job, UnrecoverableError, Worker } from 'bullmq';
 import { isUUID } from 'class-validator';
 import { LRUCache } from 'lru-cache';
@@ -42,7 +42,7 @@ export class DeliveryProcessor implements OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     const setting = <K extends keyof WebhooksEnv>(key: K) => this.config.get(key, { infer: true });
-    this.worker = new Worker<DeliveryJobData>(QueueNames.WebhookDeliveries, (job, token) => this.process(job, token), {
+    this.worker = new Worker<DeliveryJobData>(QueueNames.WebhookDeliveries, inJobRequestContext((job, token) => this.process(job, token)), {
       connection: { url: setting('REDIS_URL'), maxRetriesPerRequest: null },
       prefix: setting('REDIS_PREFIX'),
       concurrency: setting('WEBHOOK_WORKER_CONCURRENCY'),
@@ -81,6 +81,7 @@ export class DeliveryProcessor implements OnApplicationBootstrap {
     // The job completes (or is rescheduled) only after the attempt is committed.
     await this.store.recordAttempt({ deliveryId: delivery.id, attempt, startedAt, result, outcome });
     this.metrics.attempted(outcome.status, result.durationMs);
+    if (outcome.status !== 'succeeded') this.logFailedAttempt(delivery.id, attempt, result, outcome);
     // The receiver says the endpoint is gone for good: stop sending to it.
     if (result.statusCode === 410) await this.store.disableWebhook(delivery.webhookId!);
     if (outcome.status === 'pending') {
@@ -94,6 +95,14 @@ export class DeliveryProcessor implements OnApplicationBootstrap {
     if (result.statusCode === 410) return { status: 'failed' };
     const delay = nextRetryDelay(attempt, this.delays, Math.random, result.retryAfterMs);
     return delay === null ? { status: 'failed' } : { status: 'pending', nextAttemptAt: new Date(Date.now() + delay) };
+  }
+
+  private logFailedAttempt(deliveryId: string, attempt: number, result: SendResult, outcome: Outcome): void {
+    const next = outcome.status === 'pending' ? outcome.nextAttemptAt.toISOString() : null;
+    this.logger.log(
+      { delivery_id: deliveryId, attempt, status_code: result.statusCode, error: result.error, next_attempt_at: next },
+      next ? 'webhook delivery attempt failed; retrying' : 'webhook delivery failed for good',
+    );
   }
 
   private secretOf(sealed: string): string {

@@ -1,6 +1,7 @@
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AgentDeletedEvent, EventNames, QueueNames, RunLifecycleEvent } from '@aas/contracts';
+import { InJobRequestContext } from '@aas/platform';
 import { Job, Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { WebhookEntity } from '../subscriptions/webhook.entity';
@@ -21,6 +22,7 @@ export class WebhookEventsConsumer extends WorkerHost {
     super();
   }
 
+  @InJobRequestContext()
   async process(job: Job<RunLifecycleEvent | AgentDeletedEvent>): Promise<void> {
     if (job.name === EventNames.AgentDeleted) {
       await this.dataSource.manager.delete(WebhookEntity, { agentId: job.data.agent_id });

@@ -4,10 +4,11 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ProblemDetailsFilter, createValidationPipe } from '@aas/problem-details';
 import { RedisStreamsServer } from '@aas/transport';
-import { Logger, PinoLogger } from 'nestjs-pino';
+import { Logger } from 'nestjs-pino';
 import { Histogram, Registry } from 'prom-client';
 import { ServiceEnv } from '../config/common.env';
 import { METRIC_PREFIX } from '../metrics/metrics.module';
+import { runInRequestContext } from '../request-context/request-context';
 
 /**
  * Starts a back-end service: message handlers on the Redis Streams transport
@@ -19,7 +20,6 @@ export async function startServiceApp(module: DynamicModule, service: string): P
   app.useGlobalFilters(new ProblemDetailsFilter());
   app.useGlobalPipes(createValidationPipe());
   const config = app.get<ConfigService<ServiceEnv, true>>(ConfigService);
-  const pino = await app.resolve(PinoLogger);
   const rpcDuration = new Histogram({
     name: `${METRIC_PREFIX}rpc_request_duration_seconds`,
     help: 'Time to handle a request from the transport, by message pattern and outcome',
@@ -34,7 +34,7 @@ export async function startServiceApp(module: DynamicModule, service: string): P
         prefix: config.get('REDIS_PREFIX', { infer: true }),
         service,
         concurrency: config.get('RPC_CONCURRENCY', { infer: true }),
-        runInContext: (metadata, run) => pino.runInContext(run, { bindings: { req_id: metadata.request_id } }),
+        runInContext: (metadata, run) => runInRequestContext(metadata.request_id, run),
         onHandled: (pattern, seconds, failed) => rpcDuration.observe({ pattern, outcome: failed ? 'error' : 'ok' }, seconds),
       }),
     },

@@ -3,6 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import type { IncomingMessage } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
 import { CommonEnv } from '../config/common.env';
+import { currentRequestId } from '../request-context/request-context';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
@@ -20,6 +21,11 @@ export function loggingModule(service: string): DynamicModule {
         // The gateway's Fastify assigns the id (see request-id.ts); pino reuses it.
         genReqId: (req: IncomingMessage) => (req as IncomingMessage & { id?: string }).id ?? '',
         customAttributeKeys: { reqId: 'req_id' },
+        // Outside the gateway's HTTP requests: handlers of service requests and of queued jobs.
+        mixin: () => {
+          const requestId = currentRequestId();
+          return requestId ? { req_id: requestId } : {};
+        },
         redact: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'],
         autoLogging: { ignore: (req: IncomingMessage) => req.url === '/healthz' || req.url === '/readyz' },
       },

@@ -12,6 +12,10 @@ export class OutboxEventEntity {
   @Column({ type: 'jsonb' })
   payload!: Record<string, unknown>;
 
+  /** The API request that caused the event, passed on to its jobs. */
+  @Column({ name: 'request_id', type: 'text', nullable: true })
+  requestId!: string | null;
+
   @Column({ name: 'created_at', type: 'timestamptz', insert: false, update: false })
   createdAt!: Date;
 

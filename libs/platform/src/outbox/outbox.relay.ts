@@ -5,6 +5,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { JobsOptions, Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { QueueWorkersDrain } from '../queues/queue-workers.drain';
+import { RequestTraced } from '../request-context/job-request-context';
 import { OutboxEventEntity } from './outbox-event.entity';
 
 const BATCH = 100;
@@ -97,7 +98,11 @@ export class OutboxRelay implements OnModuleInit, BeforeApplicationShutdown {
   private async publish(event: OutboxEventEntity): Promise<void> {
     for (const queueName of this.routes[event.event] ?? []) {
       const queue = this.moduleRef.get<Queue>(getQueueToken(queueName), { strict: false });
-      await queue.add(event.event, event.payload, { ...JOB_OPTIONS, jobId: event.id });
+      await queue.add(event.event, jobData(event), { ...JOB_OPTIONS, jobId: event.id });
     }
   }
+}
+
+function jobData(event: OutboxEventEntity): Record<string, unknown> & RequestTraced {
+  return event.requestId ? { ...event.payload, request_id: event.requestId } : event.payload;
 }

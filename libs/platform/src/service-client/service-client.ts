@@ -2,6 +2,7 @@ import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs
 import { ProblemDetail, RemoteProblemError, isProblemDetail } from '@aas/problem-details';
 import { RedisStreamsClient } from '@aas/transport';
 import { firstValueFrom } from 'rxjs';
+import { currentRequestId } from '../request-context/request-context';
 
 export const STREAMS_CLIENT = Symbol('STREAMS_CLIENT');
 
@@ -18,9 +19,10 @@ export class ServiceClient implements OnModuleInit, OnApplicationShutdown {
     await this.client.close();
   }
 
+  /** `requestId` defaults to the request the caller is handling, if any. */
   async request<TResult>(pattern: string, payload: object, requestId?: string): Promise<TResult> {
     try {
-      return await firstValueFrom(this.client.request<TResult>(pattern, payload, { request_id: requestId }), {
+      return await firstValueFrom(this.client.request<TResult>(pattern, payload, { request_id: requestId ?? currentRequestId() }), {
         defaultValue: null as TResult,
       });
     } catch (error) {

@@ -1,0 +1,2 @@
+export * from './job-request-context';
+export * from './request-context';
