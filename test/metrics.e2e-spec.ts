@@ -1,7 +1,10 @@
-import { RunsPatterns } from '@aas/contracts';
+import { QueueNames, RunsPatterns } from '@aas/contracts';
 import { INestApplication } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import Redis from 'ioredis';
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { eventually } from './support/eventually';
 import { http } from './support/http';
 import { Sample, parsePrometheusText, samplesOf } from './support/prometheus-text';
 import { TestSystem, urlOf } from './support/test-system';
@@ -91,6 +94,54 @@ describe('Metrics', () => {
     } finally {
       receiver.close();
     }
+  });
+
+  it('scheduler-service counts fires by outcome and measures the lag of each fire that started a run', async () => {
+    const agentId = (await http(base, 'POST', '/v1/agents', { key: KEY, body: {} })).body.agent.agent_id;
+    await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body: { run_mode: 'build' } });
+    await eventually(
+      'the agent to be deployed',
+      async () => (await http(base, 'GET', `/v1/agents/${agentId}`, { key: KEY })).body.agent.deployment_state,
+      (state) => state === 'deployed',
+    );
+    const scheduledRuns = async (): Promise<unknown[]> =>
+      (await http(base, 'GET', `/v1/agents/${agentId}/runs?page_size=1000`, { key: KEY })).body.runs.filter(
+        (r: { run_kind: string }) => r.run_kind === 'schedule',
+      );
+    const schedule = `/v1/agents/${agentId}/schedule`;
+    expect((await http(base, 'PUT', schedule, { key: KEY, body: { cron: '* * * * * ? *', overlap: 'allow' } })).status).toBe(200);
+    await eventually('two scheduled runs', scheduledRuns, (runs) => runs.length >= 2);
+    await http(base, 'POST', `${schedule}/pause`, { key: KEY });
+
+    // Every fire taken before the pause is handled: started, or skipped because the schedule was paused meanwhile.
+    const connection = new Redis(system.infra.redisUrl, { maxRetriesPerRequest: null });
+    const fires = new Queue(QueueNames.SchedulerFires, { connection, prefix: system.infra.redisPrefix });
+    let fireJobs: number;
+    try {
+      const counts = await eventually(
+        'every fire job to complete',
+        () => fires.getJobCounts('completed', 'active', 'waiting', 'delayed', 'failed'),
+        (c) => c.completed > 0 && c.active + c.waiting + c.delayed + c.failed === 0,
+      );
+      fireJobs = counts.completed;
+    } finally {
+      await fires.close();
+      connection.disconnect();
+    }
+
+    const samples = await scrape(appUrl(system.others.scheduler));
+    const fired = (outcome: string) => total(samplesOf(samples, 'aas_schedule_fires_total', { service: 'scheduler-service', outcome }));
+    const lag = (suffix: string, labels: Record<string, string> = {}) =>
+      total(samplesOf(samples, `aas_schedule_fire_lag_seconds_${suffix}`, { service: 'scheduler-service', ...labels }));
+    const runs = (await scheduledRuns()).length;
+    expect(fired('started')).toBe(runs);
+    expect(fired('started') + fired('skipped_paused')).toBe(fireJobs);
+    expect(fired('refused') + fired('skipped_overlap') + fired('skipped_deleted')).toBe(0);
+    expect(lag('count')).toBe(runs);
+    expect(lag('sum')).toBeGreaterThan(0);
+    // Every fire here started its run within 10 s of its fire time.
+    expect(lag('bucket', { le: '10' })).toBe(runs);
+    expect(lag('bucket', { le: '+Inf' })).toBe(runs);
   });
 
   it('every back-end app serves its metrics on its health port', async () => {

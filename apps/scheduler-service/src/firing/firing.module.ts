@@ -2,6 +2,7 @@ import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { QueueNames } from '@aas/contracts';
 import { FireBatcher } from './fire-batcher';
+import { FireMetrics } from './fire-metrics';
 import { RunOutcomeConsumer } from './run-outcome.consumer';
 import { ScheduleFailures } from './schedule-failures';
 import { ScheduleFireProcessor } from './schedule-fire.processor';
@@ -10,6 +11,14 @@ import { ScheduledRunStarter } from './scheduled-run-starter';
 
 @Module({
   imports: [BullModule.registerQueue({ name: QueueNames.SchedulerFires }, { name: QueueNames.SchedulerEvents })],
-  providers: [ScheduleTicker, ScheduleFireProcessor, FireBatcher, ScheduledRunStarter, ScheduleFailures, RunOutcomeConsumer],
+  providers: [
+    ScheduleTicker,
+    ScheduleFireProcessor,
+    FireBatcher,
+    ScheduledRunStarter,
+    ScheduleFailures,
+    RunOutcomeConsumer,
+    FireMetrics,
+  ],
 })
 export class FiringModule {}

@@ -6,6 +6,7 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { Job, UnrecoverableError } from 'bullmq';
 import { FireBatcher } from './fire-batcher';
+import { FireMetrics } from './fire-metrics';
 
 /**
  * Hands each fire to the batcher, which starts it at its fire time with the
@@ -16,13 +17,21 @@ import { FireBatcher } from './fire-batcher';
 // started, so this bounds the fires one replica holds: a thousand schedules due in the same second fit.
 @Processor(QueueNames.SchedulerFires, { concurrency: 1000 })
 export class ScheduleFireProcessor extends WorkerHost {
-  constructor(private readonly batcher: FireBatcher) {
+  constructor(
+    private readonly batcher: FireBatcher,
+    private readonly metrics: FireMetrics,
+  ) {
     super();
   }
 
   @InJobRequestContext()
   async process(job: Job<ScheduleFireEvent>): Promise<void> {
-    await this.batcher.fire(validFire(job.data));
+    try {
+      await this.batcher.fire(validFire(job.data));
+    } catch (error) {
+      this.metrics.count('failed');
+      throw error;
+    }
   }
 }
 

@@ -12,6 +12,7 @@ import { ServiceClient } from '@aas/platform';
 import { RemoteProblemError } from '@aas/problem-details';
 import { DataSource, In } from 'typeorm';
 import { ScheduleEntity } from '../schedules/schedule.entity';
+import { FireMetrics } from './fire-metrics';
 import { ScheduleFailures } from './schedule-failures';
 
 /**
@@ -26,19 +27,36 @@ export class ScheduledRunStarter {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly services: ServiceClient,
     private readonly failures: ScheduleFailures,
+    private readonly metrics: FireMetrics,
   ) {}
 
   async start(fires: ScheduleFireEvent[]): Promise<void> {
-    const schedules = await this.dataSource.manager.findBy(ScheduleEntity, { agentId: In(fires.map((f) => f.agent_id)) });
-    const active = new Map(schedules.filter((s) => !s.paused).map((s) => [s.agentId, s]));
-    const due = await this.withoutOverlaps(fires.filter((f) => active.has(f.agent_id)), active);
-    if (due.length === 0) return;
+    const found = await this.dataSource.manager.findBy(ScheduleEntity, { agentId: In(fires.map((f) => f.agent_id)) });
+    const schedules = new Map(found.map((s) => [s.agentId, s]));
+    const active = fires.filter((f) => schedules.get(f.agent_id)?.paused === false);
+    const due = await this.withoutOverlaps(active, schedules);
+    const { outcomes, acceptedAt } = await this.startRuns(due);
+    // Counted once the whole batch is handled: a batch that fails, even after runs-service answered, fails
+    // its jobs (counted as failed by the processor) and is counted again when retried, never also as started.
+    const deleted = fires.filter((f) => !schedules.has(f.agent_id)).length;
+    this.metrics.count('skipped_deleted', deleted);
+    this.metrics.count('skipped_paused', fires.length - active.length - deleted);
+    this.metrics.count('skipped_overlap', active.length - due.length);
+    this.metrics.started(outcomes.filter(isStarted).map((o) => o.fire_time), acceptedAt);
+    this.metrics.count('refused', outcomes.filter((o) => !isStarted(o)).length);
+  }
+
+  /** Asks runs-service for the runs of the due fires (stored when it answers, at `acceptedAt`) and updates their schedules. */
+  private async startRuns(due: ScheduleFireEvent[]): Promise<{ outcomes: ScheduledRunOutcome[]; acceptedAt: number }> {
+    if (due.length === 0) return { outcomes: [], acceptedAt: Date.now() };
     const { outcomes } = await this.services.request<StartScheduledRunsResponse>(RunsPatterns.StartScheduledRuns, {
       fires: due.map(toStartMessage),
     });
+    const acceptedAt = Date.now();
     await this.recordActiveRuns(outcomes.filter(isStarted));
     // A refusal (agent not deployed, deleted, …) counts as a failure of that schedule only.
     await this.failures.recordRefusals(outcomes.filter((o) => !isStarted(o)).map((o) => o.agent_id));
+    return { outcomes, acceptedAt };
   }
 
   /** Drops the fires of `skip` schedules whose previous scheduled run is still going. */
