@@ -3,14 +3,20 @@ import { Module } from '@nestjs/common';
 import { QueueNames } from '@aas/contracts';
 import { ExecutionModule } from '../execution/execution.module';
 import { AgentDeletedConsumer } from './agent-deleted.consumer';
+import { IdempotencyKeyPurge } from './idempotency-key-purge';
+import { IdempotencyKeyPurgeProcessor, RUNS_MAINTENANCE_QUEUE } from './idempotency-key-purge.processor';
 import { runAcceptanceDatabaseModule } from './run-acceptance-database';
 import { RunsHandlers } from './runs.handlers';
 import { RunsService } from './runs.service';
 import { ScheduledRunsService } from './scheduled-runs.service';
 
 @Module({
-  imports: [ExecutionModule, runAcceptanceDatabaseModule(), BullModule.registerQueue({ name: QueueNames.RunsEvents })],
+  imports: [
+    ExecutionModule,
+    runAcceptanceDatabaseModule(),
+    BullModule.registerQueue({ name: QueueNames.RunsEvents }, { name: RUNS_MAINTENANCE_QUEUE }),
+  ],
   controllers: [RunsHandlers],
-  providers: [RunsService, ScheduledRunsService, AgentDeletedConsumer],
+  providers: [RunsService, ScheduledRunsService, AgentDeletedConsumer, IdempotencyKeyPurge, IdempotencyKeyPurgeProcessor],
 })
 export class RunsModule {}

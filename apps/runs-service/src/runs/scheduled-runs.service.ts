@@ -126,8 +126,9 @@ function refusalOf(fire: StartScheduledRunMessage, agent: AgentStartContext | un
 /**
  * Takes each fire's key, in key order so that two batches holding the same fires
  * wait for each other rather than deadlock; a key taken before answers with the
- * run it made. Schedule keys name a fire time and never recur, so unlike the
- * API's keys they are not expired after 24 hours.
+ * run it made. Schedule keys name a fire time, which never recurs; like the
+ * API's keys they are purged after 24 hours (idempotency-key-purge.ts), long
+ * after the last retry of their fire.
  */
 async function claimKeys(manager: EntityManager, fires: AdmittedFire[]): Promise<RunsByKey> {
   if (fires.length === 0) return new Map();

@@ -1,0 +1,80 @@
+import { getQueueToken } from '@nestjs/bullmq';
+import { INestApplication } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import { randomUUID } from 'node:crypto';
+import { Pool } from 'pg';
+import { eventually } from '../../../../test/support/eventually';
+import { isolatedInfra } from '../../../../test/support/isolated-infra';
+import { migrateRunsSchema, startRunsService } from '../runs-service.app';
+import { IdempotencyKeyPurge } from './idempotency-key-purge';
+import { PURGE_EVERY_MS, PURGE_IDEMPOTENCY_KEYS_JOB, RUNS_MAINTENANCE_QUEUE } from './idempotency-key-purge.processor';
+
+const infra = isolatedInfra();
+const env = {
+  DATABASE_URL: infra.databaseUrl,
+  REDIS_URL: infra.redisUrl,
+  REDIS_PREFIX: infra.redisPrefix,
+  HEALTH_PORT: '0',
+  LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
+};
+
+/** runs-service alone (no other app is needed to purge), against its real schema and a Redis prefix of its own. */
+describe('Idempotency key purge', () => {
+  const replicas: INestApplication[] = [];
+  let observer: Pool;
+
+  beforeAll(async () => {
+    await migrateRunsSchema(env);
+    observer = new Pool({ connectionString: infra.databaseUrl, options: '-c search_path=runs', max: 2 });
+  });
+  afterAll(async () => {
+    await Promise.allSettled(replicas.map((app) => app.close()));
+    await observer?.end();
+    await infra.dispose();
+  });
+
+  /** `count` keys (API-style or a schedule's) created `hours` ago; returns their keys. */
+  async function keysAged(hours: number, count: number, kind: 'api' | 'schedule' = 'api'): Promise<string[]> {
+    const keys = Array.from({ length: count }, (_, i) => (kind === 'schedule' ? `schedule:${randomUUID()}:${Date.now() + i}` : randomUUID()));
+    await observer.query(
+      `INSERT INTO run_idempotency_keys (user_id, key, agent_id, run_id, created_at)
+       SELECT gen_random_uuid(), k, gen_random_uuid(), gen_random_uuid(), now() - make_interval(hours => $2) FROM unnest($1::text[]) AS k`,
+      [keys, hours],
+    );
+    return keys;
+  }
+
+  const remaining = async (keys: string[]): Promise<number> =>
+    Number((await observer.query(`SELECT count(*) AS n FROM run_idempotency_keys WHERE key = ANY($1)`, [keys])).rows[0].n);
+
+  it('purges keys older than 24 hours once runs-service starts, and keeps younger ones', async () => {
+    const expired = [...(await keysAged(25, 30)), ...(await keysAged(24 * 7, 5, 'schedule'))];
+    const fresh = [...(await keysAged(23, 5)), ...(await keysAged(0, 5, 'schedule'))];
+    replicas.push(await startRunsService(env));
+
+    await eventually('the expired keys to be purged', () => remaining(expired), (n) => n === 0);
+    expect(await remaining(fresh)).toBe(fresh.length);
+  });
+
+  it('is scheduled once, every 10 minutes, however many replicas start', async () => {
+    replicas.push(await startRunsService(env));
+    const queue = replicas[0].get<Queue>(getQueueToken(RUNS_MAINTENANCE_QUEUE), { strict: false });
+    expect(await queue.getJobSchedulers()).toEqual([expect.objectContaining({ key: PURGE_IDEMPOTENCY_KEYS_JOB, every: PURGE_EVERY_MS })]);
+    // The first purge ran at once; the next one waits its interval, still one job after the second replica's start.
+    const next = await queue.getDelayed();
+    expect(next).toHaveLength(1);
+    expect(next[0].timestamp + next[0].delay).toBeGreaterThan(Date.now() + PURGE_EVERY_MS - 60_000);
+  });
+
+  it('deletes in bounded batches until a batch comes back short, and stops between batches when told to', async () => {
+    const purge = replicas[0].get(IdempotencyKeyPurge, { strict: false });
+    const expired = await keysAged(30, 25);
+    const fresh = await keysAged(1, 3);
+
+    expect(await purge.purgeExpired(() => true, 10)).toBe(10);
+    expect(await remaining(expired)).toBe(15);
+    expect(await purge.purgeExpired(() => false, 10)).toBe(15);
+    expect(await remaining(expired)).toBe(0);
+    expect(await remaining(fresh)).toBe(fresh.length);
+  });
+});
