@@ -1,5 +1,7 @@
+import Redis from 'ioredis';
 import { ApiKeysService } from '../apps/agents-service/src/api-keys/api-keys.service';
 import { UsersService } from '../apps/agents-service/src/users/users.service';
+import { eventually } from './support/eventually';
 import { expectProblem, http } from './support/http';
 import { TestSystem } from './support/test-system';
 
@@ -120,6 +122,32 @@ describe('Identity and API keys through the gateway', () => {
       expectProblem(await http(system.url(0), 'GET', '/v1/me', { key }), 401);
       const list = await http(base, 'GET', '/api/public/v1/access-api-keys', { key: BOOTSTRAP_KEY });
       expect(list.body.keys.map((k: { key_id: string }) => k.key_id)).not.toContain(created.body.key_id);
+    });
+
+    it('trusts a cached key between announcements, and checks the marker again once announcements may have been missed', async () => {
+      const created = await http(base, 'POST', '/api/public/v1/access-api-keys', { key: BOOTSTRAP_KEY, body: { name: 'unannounced' } });
+      const key = created.body.api_key;
+      const status = async (gateway: number) => (await http(system.url(gateway), 'GET', '/v1/me', { key })).status;
+      expect([await status(0), await status(1)]).toEqual([200, 200]);
+
+      const redis = new Redis(system.infra.redisUrl);
+      try {
+        // A marker nobody announced: the gateways, listening, have no reason to look.
+        await redis.set(`${system.infra.redisPrefix}:auth:revoked:${created.body.key_id}`, '1', 'EX', 600);
+        expect([await status(0), await status(1)]).toEqual([200, 200]);
+
+        // Losing the subscription means an announcement may have been missed: the marker is checked again.
+        const feedName = `${system.infra.redisPrefix}:gateway:revocation-feed`;
+        const feeds = String(await redis.client('LIST'))
+          .split('\n')
+          .filter((line) => line.includes(` name=${feedName} `))
+          .map((line) => /\bid=(\d+)/.exec(line)![1]);
+        expect(feeds).toHaveLength(2);
+        for (const id of feeds) await redis.client('KILL', 'ID', id);
+        await eventually('both gateways to refuse the key', async () => [await status(0), await status(1)], (s) => s.every((c) => c === 401), 2000);
+      } finally {
+        redis.disconnect();
+      }
     });
 
     it('answers 404 for a revoked, unknown, malformed or foreign key id', async () => {

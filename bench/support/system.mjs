@@ -39,7 +39,7 @@ export async function startSystem({ apps, env = {}, appEnv = {}, nodeArgs = {}, 
   }
   const healthPorts = apps.map((_, i) => gatewayPort + 1 + i);
   const children = apps.map((app, i) =>
-    spawn(process.execPath, [...(nodeArgs[app] ?? []), entry(app)], {
+    spawn(process.execPath, [...profiling(app), ...(nodeArgs[app] ?? []), entry(app)], {
       env: { ...base, HEALTH_PORT: String(healthPorts[i]), ...(appEnv[app] ?? {}) },
       stdio: ['ignore', 'ignore', 'inherit'],
     }),
@@ -79,6 +79,12 @@ export async function startSystem({ apps, env = {}, appEnv = {}, nodeArgs = {}, 
     processes: children.map((child, i) => ({ app: apps[i], pid: child.pid })),
     stop,
   };
+}
+
+/** BENCH_CPU_PROF=<dir>: each app writes a V8 CPU profile into <dir>/<app>/ when it stops (open it in Chrome DevTools). */
+function profiling(app) {
+  const dir = process.env.BENCH_CPU_PROF;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}/${app}`] : [];
 }
 
 /** Every app answers its own health check: the gateway's /readyz would need apps a benchmark leaves out. */

@@ -21,7 +21,7 @@ export interface RedisStreamsServerOptions {
   /** A replica whose liveness key is older than this is dead. */
   livenessTtlMs?: number;
   /** Wraps each handler call, e.g. to bind the request id to the logger. */
-  runInContext?: (metadata: RpcMetadata, run: () => Promise<void>) => Promise<void>;
+  runInContext?: <T>(metadata: RpcMetadata, run: () => Promise<T>) => Promise<T>;
   /** Told of every request answered: its pattern, handling time and whether the answer was an error (metrics). */
   onHandled?: (pattern: string, seconds: number, failed: boolean) => void;
 }
@@ -133,37 +133,36 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
 
   private async handleEntry(entryId: string, fields: string[]): Promise<void> {
     const request = decodeRequest(fields);
+    let answer: WritePacket | undefined;
     try {
-      if (request && Date.now() <= request.deadline) await this.dispatch(request);
+      if (request && Date.now() <= request.deadline) answer = await this.dispatch(request);
     } catch (error) {
-      this.logger.error?.(`rpc ${request?.pattern} failed to reply: ${(error as Error).message}`);
-    } finally {
-      await this.writer!.multi().xack(this.streamKey, this.options.service, entryId).xdel(this.streamKey, entryId).exec();
+      this.logger.error?.(`rpc ${request?.pattern} failed: ${(error as Error).message}`);
     }
+    await this.finish(entryId, request && answer ? { request, packet: answer } : undefined);
   }
 
-  private async dispatch(request: RpcRequestEntry): Promise<void> {
+  /** Handles a request; resolves with the answer to send. */
+  private async dispatch(request: RpcRequestEntry): Promise<WritePacket> {
     const handler = this.getHandlerByPattern(request.pattern);
     if (!handler) {
-      const problem = problemFromCode(ProblemCode.ServiceUnavailable, `No handler for ${request.pattern}`);
-      return this.reply(request, { err: problem, response: undefined, isDisposed: true });
+      return { err: problemFromCode(ProblemCode.ServiceUnavailable, `No handler for ${request.pattern}`), isDisposed: true };
     }
     const context = new StreamsRpcContext([request.pattern, request.metadata]);
     const started = performance.now();
     const run = () =>
-      new Promise<void>((resolve, reject) => {
+      new Promise<WritePacket>((resolve, reject) => {
         let last: unknown;
         const handling: unknown = this.handleRequest(
           context,
           async () => this.transformToObservable(await handler(request.data, context)),
-          async (packet: WritePacket) => {
+          (packet: WritePacket) => {
             if (!packet.isDisposed && !packet.err) {
               last = packet.response;
               return;
             }
-            const response = packet.response !== undefined ? packet.response : last;
             this.options.onHandled?.(request.pattern, (performance.now() - started) / 1000, Boolean(packet.err));
-            await this.reply(request, { ...packet, response }).then(resolve, reject);
+            resolve({ ...packet, response: packet.response !== undefined ? packet.response : last });
           },
         );
         // handleRequest returns the hook's promise, which rejects if the handler could not even be produced.
@@ -172,18 +171,24 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     const runInContext = this.options.runInContext ?? ((_meta, fn) => fn());
     // A span per request, child of the caller's (a no-op unless tracing is on).
     const parent = propagation.extract(ROOT_CONTEXT, request.metadata);
-    await tracer.startActiveSpan(request.pattern, { kind: SpanKind.SERVER, attributes: { 'rpc.system': 'redis-streams' } }, parent, (span) =>
+    return tracer.startActiveSpan(request.pattern, { kind: SpanKind.SERVER, attributes: { 'rpc.system': 'redis-streams' } }, parent, (span) =>
       runInContext(request.metadata, run).finally(() => span.end()),
     );
   }
 
-  private async reply(request: RpcRequestEntry, packet: WritePacket): Promise<void> {
-    const body = JSON.stringify({ id: request.id, err: packet.err ?? null, response: packet.response ?? null });
-    // A reply stream belongs to one client instance; it expires once that client is gone.
-    await this.writer!.multi()
-      .xadd(request.replyTo, 'MAXLEN', '~', 10_000, '*', 'reply', body)
-      .pexpire(request.replyTo, 300_000)
-      .exec();
+  /**
+   * Sends the answer (if any) and removes the request from the stream, in one
+   * transaction: one round trip, and a request is never acknowledged unanswered.
+   */
+  private async finish(entryId: string, answer?: { request: RpcRequestEntry; packet: WritePacket }): Promise<void> {
+    const transaction = this.writer!.multi();
+    if (answer) {
+      const { request, packet } = answer;
+      const body = JSON.stringify({ id: request.id, err: packet.err ?? null, response: packet.response ?? null });
+      // A reply stream belongs to one client instance; it expires once that client is gone.
+      transaction.xadd(request.replyTo, 'MAXLEN', '~', 10_000, '*', 'reply', body).pexpire(request.replyTo, 300_000);
+    }
+    await transaction.xack(this.streamKey, this.options.service, entryId).xdel(this.streamKey, entryId).exec();
   }
 
   private aliveKey(consumer: string): string {
@@ -231,14 +236,9 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
 
   private async answerAbandoned(entryId: string, fields: string[], consumer: string): Promise<void> {
     const request = decodeRequest(fields);
-    try {
-      if (request && Date.now() <= request.deadline) {
-        const detail = `The ${this.options.service} replica that took this request stopped before answering; it may or may not have been applied`;
-        await this.reply(request, { err: problemFromCode(ProblemCode.ServiceUnavailable, detail), response: undefined, isDisposed: true });
-        this.logger.warn?.(`rpc ${request.pattern} taken by ${consumer}, which stopped, answered 503`);
-      }
-    } finally {
-      await this.writer!.multi().xack(this.streamKey, this.options.service, entryId).xdel(this.streamKey, entryId).exec();
-    }
+    if (!request || Date.now() > request.deadline) return this.finish(entryId);
+    const detail = `The ${this.options.service} replica that took this request stopped before answering; it may or may not have been applied`;
+    await this.finish(entryId, { request, packet: { err: problemFromCode(ProblemCode.ServiceUnavailable, detail), isDisposed: true } });
+    this.logger.warn?.(`rpc ${request.pattern} taken by ${consumer}, which stopped, answered 503`);
   }
 }

@@ -11,7 +11,7 @@ import {
 import { ConflictError, ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { isUuid } from '../common/is-uuid';
-import { OutboxRelay } from '@aas/platform';
+import { OutboxRelay, PreparedEntityQuery } from '@aas/platform';
 import { UserEntity } from '../users/user.entity';
 import { defaultWorkspaceOf } from '../workspaces/default-workspace';
 import { WorkspaceEntity } from '../workspaces/workspace.entity';
@@ -22,10 +22,15 @@ import { removeAgents } from './agent-removal';
 
 @Injectable()
 export class AgentsService {
+  /** The read behind GET /v1/agents/{id}, the API's hottest. */
+  private readonly ownAgent: PreparedEntityQuery<AgentEntity>;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly outbox: OutboxRelay,
-  ) {}
+  ) {
+    this.ownAgent = new PreparedEntityQuery(dataSource, AgentEntity, 'agents.own-agent', 'id = $1 AND user_id = $2');
+  }
 
   /** Oldest first, paged by an opaque cursor (see agent-cursor.ts). */
   async list(query: ListAgentsMessage): Promise<AgentListResponse> {
@@ -81,7 +86,9 @@ export class AgentsService {
   }
 
   async get(userId: string, agentId: string): Promise<AgentDto> {
-    return toAgentDto(await this.find(this.dataSource.manager, userId, agentId));
+    const agent = isUuid(agentId) ? await this.ownAgent.one([agentId, userId]) : null;
+    if (!agent) throw new ResourceNotFoundError('Agent', agentId);
+    return toAgentDto(agent);
   }
 
   async delete(userId: string, agentId: string): Promise<void> {

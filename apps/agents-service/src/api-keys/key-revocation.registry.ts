@@ -3,7 +3,7 @@ import { AuthRedisKeys, REVOCATION_MARKER_TTL_SECONDS } from '@aas/contracts';
 import { REDIS, RedisKeyspace } from '@aas/platform';
 import Redis from 'ioredis';
 
-/** The Redis side of revocation: every gateway checks these markers on every request. */
+/** The Redis side of revocation: markers the gateways check, and an announcement of each revocation. */
 @Injectable()
 export class KeyRevocationRegistry {
   constructor(
@@ -11,8 +11,10 @@ export class KeyRevocationRegistry {
     private readonly keyspace: RedisKeyspace,
   ) {}
 
+  /** The marker first: a gateway that misses the announcement still finds it. */
   async markRevoked(keyId: string): Promise<void> {
     await this.redis.set(this.keyspace.key(...AuthRedisKeys.revokedKey(keyId)), '1', 'EX', REVOCATION_MARKER_TTL_SECONDS);
+    await this.redis.publish(this.keyspace.key(...AuthRedisKeys.revocations), keyId);
   }
 
   async clear(keyId: string): Promise<void> {

@@ -6,20 +6,30 @@ import { generateApiKey } from '@aas/contracts';
 import Redis from 'ioredis';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { GatewayEnv } from '../config/gateway.env';
+import { RevocationState } from './revocation-state';
 
 const CALLER = { user_id: '6f1c1e44-5d0c-4a59-9d8e-0d6c1b1f0a11', key_id: '0b5f3f4e-8f7a-4c43-9d8e-0d6c1b1f0a12' };
 
-/** Redis that answers "not revoked" to the pipeline the authenticator sends. */
-function fakeRedis(): Redis {
-  const pipeline = { exists: () => pipeline, hset: () => pipeline, exec: async () => [[null, 0]] };
-  return { pipeline: () => pipeline } as unknown as Redis;
+/** Redis holding revocation markers by key id, counting how often the authenticator looks. */
+function fakeRedis(revoked: Set<string>) {
+  const redis = {
+    lookups: 0,
+    exists: async (key: string) => {
+      redis.lookups += 1;
+      return revoked.has(key.split(':').pop()!) ? 1 : 0;
+    },
+    hset: async () => 1,
+  };
+  return redis;
 }
 
-function makeSut(verify: (hash: string) => Promise<unknown>) {
+function makeSut(verify: (hash: string) => Promise<unknown>, revocations = new RevocationState()) {
   const config = { get: (name: keyof GatewayEnv) => (name === 'AUTH_CACHE_TTL_MS' ? 60_000 : 100) } as ConfigService<GatewayEnv, true>;
   const services = { request: jest.fn((_pattern: string, payload: { key_hash: string }) => verify(payload.key_hash)) };
-  const sut = new ApiKeyAuthenticator(config, services as unknown as ServiceClient, fakeRedis(), new RedisKeyspace('test'));
-  return { sut, services };
+  const revoked = new Set<string>();
+  const redis = fakeRedis(revoked);
+  const sut = new ApiKeyAuthenticator(config, services as unknown as ServiceClient, redis as unknown as Redis, new RedisKeyspace('test'), revocations);
+  return { sut, services, redis, revoked, revocations };
 }
 
 describe(ApiKeyAuthenticator.name, () => {
@@ -49,5 +59,61 @@ describe(ApiKeyAuthenticator.name, () => {
   it('answers a key agents-service does not know with a 401', async () => {
     const { sut } = makeSut(async () => null);
     await expect(sut.authenticate(generateApiKey().token, 'r4')).rejects.toBeInstanceOf(UnauthorizedError);
+  });
+
+  describe('revocation', () => {
+    const listening = () => {
+      const state = new RevocationState();
+      state.subscribed();
+      return state;
+    };
+
+    it('checks the marker on every request while revocations are not being announced', async () => {
+      const { sut, redis, revoked } = makeSut(async () => CALLER);
+      const token = generateApiKey().token;
+      await sut.authenticate(token, 'r1');
+      await sut.authenticate(token, 'r2');
+      expect(redis.lookups).toBe(2);
+      revoked.add(CALLER.key_id);
+      await expect(sut.authenticate(token, 'r3')).rejects.toBeInstanceOf(UnauthorizedError);
+    });
+
+    it('trusts a checked key while listening, and refuses it as soon as its revocation is announced', async () => {
+      const { sut, redis, services, revocations } = makeSut(async () => CALLER, listening());
+      const token = generateApiKey().token;
+      await sut.authenticate(token, 'r1');
+      await sut.authenticate(token, 'r2');
+      expect(redis.lookups).toBe(1);
+
+      revocations.revoked(CALLER.key_id);
+      services.request.mockImplementation(async () => null);
+      await expect(sut.authenticate(token, 'r3')).rejects.toBeInstanceOf(UnauthorizedError);
+    });
+
+    it('checks again after the subscription was lost, even once it is back', async () => {
+      const { sut, redis, revoked, revocations } = makeSut(async () => CALLER, listening());
+      const token = generateApiKey().token;
+      await sut.authenticate(token, 'r1');
+      revoked.add(CALLER.key_id);
+      revocations.unsubscribed();
+      revocations.subscribed();
+      await expect(sut.authenticate(token, 'r2')).rejects.toBeInstanceOf(UnauthorizedError);
+      expect(redis.lookups).toBe(2);
+    });
+
+    it('does not trust a check during which a revocation arrived', async () => {
+      let announce = () => undefined as void;
+      const { sut, redis, revocations } = makeSut(async () => {
+        announce();
+        return CALLER;
+      }, listening());
+      announce = () => revocations.revoked('some-other-key');
+      const token = generateApiKey().token;
+      await sut.authenticate(token, 'r1');
+      announce = () => undefined;
+      await sut.authenticate(token, 'r2');
+      await sut.authenticate(token, 'r3');
+      expect(redis.lookups).toBe(2);
+    });
   });
 });

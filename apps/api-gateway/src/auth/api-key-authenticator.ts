@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import {
   AgentsPatterns,
@@ -15,6 +15,7 @@ import { LRUCache } from 'lru-cache';
 import { GatewayEnv } from '../config/gateway.env';
 import { ServiceClient } from '@aas/platform';
 import { AuthenticatedCaller } from './caller';
+import { RevocationStamp, RevocationState } from './revocation-state';
 
 const INVALID_KEY = 'The API key is invalid or has been revoked';
 /** Every key (ours and a bootstrap key that can travel in a header) is printable ASCII. */
@@ -22,15 +23,24 @@ const KEY_CHARACTERS = /^[\x20-\x7e]+$/;
 /** Last use is recorded at most this often per key. */
 const USAGE_RECORD_INTERVAL_MS = 1000;
 
+/** A verified key; `trusted` is set once its revocation marker was checked while revocations were being announced. */
+interface VerifiedCaller {
+  caller: AuthenticatedCaller;
+  trusted?: RevocationStamp;
+}
+
 /**
- * Resolves an API key to its user. Verified keys are cached by hash; every
- * request still checks the revocation marker in Redis (one round trip, which
- * also records last use), so a revoked key fails on its next request on every
- * gateway replica without a database read per request.
+ * Resolves an API key to its user. Verified keys are cached by hash. A cached
+ * key is trusted without a round trip while the gateway listens to revocation
+ * announcements (RevocationFeed), which drop the key from the cache; whenever
+ * an announcement could have been missed, the revocation marker in Redis is
+ * checked on the next request, so a revoked key never passes on any replica
+ * once the revocation has been answered.
  */
 @Injectable()
 export class ApiKeyAuthenticator {
-  private readonly verified: LRUCache<string, AuthenticatedCaller>;
+  private readonly logger = new Logger(ApiKeyAuthenticator.name);
+  private readonly verified: LRUCache<string, VerifiedCaller>;
   private readonly lastRecorded: LRUCache<string, number>;
 
   constructor(
@@ -38,11 +48,13 @@ export class ApiKeyAuthenticator {
     private readonly services: ServiceClient,
     @Inject(REDIS) private readonly redis: Redis,
     private readonly keyspace: RedisKeyspace,
+    private readonly revocations: RevocationState,
   ) {
     const max = config.get('AUTH_CACHE_MAX_KEYS', { infer: true });
     const ttl = config.get('AUTH_CACHE_TTL_MS', { infer: true });
     this.verified = new LRUCache({ max, ttl: ttl || 1, ttlAutopurge: false });
     this.lastRecorded = new LRUCache({ max });
+    revocations.onRevoked((keyId) => this.forget(keyId));
   }
 
   async authenticate(token: string, requestId: string): Promise<AuthenticatedCaller> {
@@ -52,32 +64,45 @@ export class ApiKeyAuthenticator {
     // A key in our format with a bad checksum is a typo or a guess: no look-up needed.
     if (hasOurFormat(token) && !hasValidChecksum(token)) throw new UnauthorizedError(INVALID_KEY);
     const hash = hashApiKey(token);
-    const caller = this.verified.get(hash) ?? (await this.verify(hash, requestId));
-    if (await this.isRevokedRecordingUse(caller)) {
+    const cached = this.verified.get(hash);
+    if (cached?.trusted && this.revocations.stillValid(cached.trusted)) return this.used(cached.caller);
+
+    const stamp = this.revocations.stamp();
+    const caller = cached?.caller ?? (await this.verify(hash, requestId));
+    if (await this.isRevoked(caller)) {
       this.verified.delete(hash);
       throw new UnauthorizedError(INVALID_KEY);
     }
-    return caller;
+    // A revocation announced while this check ran may be this key's: then it is checked again next time.
+    const trusted = this.revocations.trustworthy(stamp) ? stamp : undefined;
+    this.verified.set(hash, { caller, trusted });
+    return this.used(caller);
   }
 
   private async verify(hash: string, requestId: string): Promise<AuthenticatedCaller> {
     const found = await this.services.request<VerifiedApiKey | null>(AgentsPatterns.VerifyApiKey, { key_hash: hash }, requestId);
     if (!found) throw new UnauthorizedError(INVALID_KEY);
-    this.verified.set(hash, found);
     return found;
   }
 
-  private async isRevokedRecordingUse(caller: AuthenticatedCaller): Promise<boolean> {
+  private async isRevoked(caller: AuthenticatedCaller): Promise<boolean> {
+    return (await this.redis.exists(this.keyspace.key(...AuthRedisKeys.revokedKey(caller.key_id)))) === 1;
+  }
+
+  private forget(keyId: string): void {
+    const hashes = [...this.verified.entries()].filter(([, entry]) => entry.caller.key_id === keyId).map(([hash]) => hash);
+    for (const hash of hashes) this.verified.delete(hash);
+  }
+
+  /** Records the key's last use in Redis, at most once a second per key, without waiting for it. */
+  private used(caller: AuthenticatedCaller): AuthenticatedCaller {
     const now = Date.now();
-    const pipeline = this.redis.pipeline().exists(this.keyspace.key(...AuthRedisKeys.revokedKey(caller.key_id)));
-    const last = this.lastRecorded.get(caller.key_id) ?? 0;
-    if (now - last >= USAGE_RECORD_INTERVAL_MS) {
-      pipeline.hset(this.keyspace.key(...AuthRedisKeys.lastUsed), caller.key_id, String(now));
+    if (now - (this.lastRecorded.get(caller.key_id) ?? 0) >= USAGE_RECORD_INTERVAL_MS) {
       this.lastRecorded.set(caller.key_id, now);
+      this.redis
+        .hset(this.keyspace.key(...AuthRedisKeys.lastUsed), caller.key_id, String(now))
+        .catch((error: Error) => this.logger.warn(`could not record the use of key ${caller.key_id}: ${error.message}`));
     }
-    const results = await pipeline.exec();
-    const [error, revoked] = results?.[0] ?? [new Error('no reply from Redis'), 0];
-    if (error) throw error;
-    return revoked === 1;
+    return caller;
   }
 }

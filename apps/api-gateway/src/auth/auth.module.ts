@@ -4,11 +4,15 @@ import { ApiKeyRateLimiter } from '../rate-limit/api-key-rate-limiter';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { ApiKeyGuard } from './api-key.guard';
+import { RevocationFeed } from './revocation-feed';
+import { RevocationState } from './revocation-state';
 
 /** Global guards run in the order given: who is calling first, then that caller's rate limit. */
 @Module({
   providers: [
     ApiKeyAuthenticator,
+    RevocationFeed,
+    { provide: RevocationState, useExisting: RevocationFeed },
     ApiKeyRateLimiter,
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },

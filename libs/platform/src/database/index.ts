@@ -1,3 +1,4 @@
 export * from './data-source-options';
 export * from './migrate';
 export * from './service-database.module';
+export * from './prepared-entity-query';

@@ -1,0 +1,44 @@
+import type { Pool } from 'pg';
+import { DataSource, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+
+/**
+ * A hot read as a named (prepared) statement: PostgreSQL parses and plans it
+ * once per connection instead of on every request, and rows are hydrated into
+ * entities straight from the entity's metadata, without a query builder. The
+ * statement selects every column of the entity; `where` (with $1, $2, …) is the
+ * rest of it.
+ */
+export class PreparedEntityQuery<E extends ObjectLiteral> {
+  private readonly metadata: EntityMetadata;
+  private readonly text: string;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    entity: EntityTarget<E>,
+    private readonly name: string,
+    where: string,
+  ) {
+    this.metadata = dataSource.getMetadata(entity);
+    const columns = this.metadata.columns.map((column) => `"${column.databaseName}"`).join(', ');
+    this.text = `SELECT ${columns} FROM ${this.metadata.tablePath.split('.').map((part) => `"${part}"`).join('.')} WHERE ${where}`;
+  }
+
+  async many(values: unknown[]): Promise<E[]> {
+    const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
+    const { rows } = await pool.query({ name: this.name, text: this.text, values });
+    return rows.map((row: Record<string, unknown>) => this.hydrate(row));
+  }
+
+  async one(values: unknown[]): Promise<E | null> {
+    return (await this.many(values))[0] ?? null;
+  }
+
+  private hydrate(row: Record<string, unknown>): E {
+    const entity = this.metadata.create() as E;
+    for (const column of this.metadata.columns) {
+      column.setEntityValue(entity, this.dataSource.driver.prepareHydratedValue(row[column.databaseName], column));
+    }
+    return entity;
+  }
+}
