@@ -31,6 +31,22 @@ type Entry = [id: string, fields: string[]];
 const tracer = trace.getTracer('@aas/transport');
 
 /**
+ * Answers a request and removes it from the request stream, atomically and in one command.
+ * KEYS: request stream, reply stream. ARGV: consumer group, entry id, reply body. A reply
+ * stream belongs to one client instance; it expires once that client is gone.
+ */
+const ANSWER_SCRIPT = `
+redis.call('XADD', KEYS[2], 'MAXLEN', '~', 10000, '*', 'reply', ARGV[3])
+redis.call('PEXPIRE', KEYS[2], 300000)
+redis.call('XACK', KEYS[1], ARGV[1], ARGV[2])
+redis.call('XDEL', KEYS[1], ARGV[2])
+`;
+
+interface AnswerCommand {
+  rpcAnswer(requestStream: string, replyStream: string, group: string, entryId: string, body: string): Promise<unknown>;
+}
+
+/**
  * Request/response over Redis Streams consumer groups. Nest's stock Redis
  * transport is pub/sub, which hands every request to every replica; a
  * consumer group hands each entry to exactly one consumer.
@@ -56,6 +72,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
       this.writer = new Redis(this.options.url, { maxRetriesPerRequest: null, connectionName: `${this.consumer}-rpc-write` });
       this.reader.on('error', (err) => this.logger.warn?.(`rpc reader: ${err.message}`));
       this.writer.on('error', (err) => this.logger.warn?.(`rpc writer: ${err.message}`));
+      this.writer.defineCommand('rpcAnswer', { numberOfKeys: 2, lua: ANSWER_SCRIPT });
       await this.ensureGroup();
       await this.heartbeat();
       this.consumeLoop = this.consume();
@@ -181,14 +198,13 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
    * transaction: one round trip, and a request is never acknowledged unanswered.
    */
   private async finish(entryId: string, answer?: { request: RpcRequestEntry; packet: WritePacket }): Promise<void> {
-    const transaction = this.writer!.multi();
-    if (answer) {
-      const { request, packet } = answer;
-      const body = JSON.stringify({ id: request.id, err: packet.err ?? null, response: packet.response ?? null });
-      // A reply stream belongs to one client instance; it expires once that client is gone.
-      transaction.xadd(request.replyTo, 'MAXLEN', '~', 10_000, '*', 'reply', body).pexpire(request.replyTo, 300_000);
+    if (!answer) {
+      await this.writer!.multi().xack(this.streamKey, this.options.service, entryId).xdel(this.streamKey, entryId).exec();
+      return;
     }
-    await transaction.xack(this.streamKey, this.options.service, entryId).xdel(this.streamKey, entryId).exec();
+    const { request, packet } = answer;
+    const body = JSON.stringify({ id: request.id, err: packet.err ?? null, response: packet.response ?? null });
+    await (this.writer as Redis & AnswerCommand).rpcAnswer(this.streamKey, request.replyTo, this.options.service, entryId, body);
   }
 
   private aliveKey(consumer: string): string {
