@@ -31,7 +31,10 @@ RUN npm run build
 # ---- runtime: production dependencies and the compiled output only ----
 FROM ${NODE_IMAGE} AS runtime
 WORKDIR /app
+# V8's young generation at 8 MB per semi-space (16 by default): about 15 MB less resident memory per
+# process at rest, at no CPU cost we could measure (README, Performance).
 ENV NODE_ENV=production \
+    NODE_OPTIONS=--max-semi-space-size=8 \
     NPM_CONFIG_FUND=false \
     NPM_CONFIG_AUDIT=false \
     NPM_CONFIG_UPDATE_NOTIFIER=false \

@@ -10,6 +10,8 @@ const { entry, ensureBuilt } = require('../../scripts/apps.js');
 const { Client } = require('pg');
 const Redis = require('ioredis');
 
+/** The V8 flags the container image sets in NODE_OPTIONS (Dockerfile), so benchmarks measure what is deployed. */
+const IMAGE_NODE_FLAGS = ['--max-semi-space-size=8'];
 const PG_ADMIN = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -39,7 +41,7 @@ export async function startSystem({ apps, env = {}, appEnv = {}, nodeArgs = {}, 
   }
   const healthPorts = apps.map((_, i) => gatewayPort + 1 + i);
   const children = apps.map((app, i) =>
-    spawn(process.execPath, [...profiling(app), ...(nodeArgs[app] ?? []), entry(app)], {
+    spawn(process.execPath, [...IMAGE_NODE_FLAGS, ...profiling(app), ...(nodeArgs[app] ?? []), entry(app)], {
       env: { ...base, HEALTH_PORT: String(healthPorts[i]), ...(appEnv[app] ?? {}) },
       stdio: ['ignore', 'ignore', 'inherit'],
     }),

@@ -1,16 +1,7 @@
 // Imported first by every main.ts, before anything that loads http, pg, ioredis or undici,
 // so the instrumentations can patch those modules as they load. It must not import the
 // rest of @aas/platform for that reason.
-import { diag, DiagConsoleLogger, DiagLogLevel } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { registerInstrumentations } from '@opentelemetry/instrumentation';
-import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
-import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
-import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
-import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import type { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 
 let provider: NodeTracerProvider | undefined;
 
@@ -24,29 +15,16 @@ export function tracingEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
 }
 
 /**
- * OpenTelemetry tracing, off unless switched on by env: spans for incoming
- * and outgoing HTTP, PostgreSQL and Redis, exported over OTLP/HTTP (the
- * exporter reads the standard OTEL_EXPORTER_OTLP_* variables). The transport
- * carries the trace context, so one API request is one trace across services.
+ * OpenTelemetry tracing, off unless switched on by env (see tracing-sdk.ts).
+ * The transport carries the trace context, so one API request is one trace
+ * across services.
  */
 export function startTracing(service: string): void {
   if (!tracingEnabled()) return;
-  if (process.env.OTEL_LOG_LEVEL?.toLowerCase() === 'debug') diag.setLogger(new DiagConsoleLogger(), DiagLogLevel.DEBUG);
-  provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: process.env.OTEL_SERVICE_NAME || service }),
-    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
-  });
-  provider.register();
-  registerInstrumentations({
-    tracerProvider: provider,
-    instrumentations: [
-      // Probes and scrapes would drown the traces that matter.
-      new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => /^\/(healthz|readyz|metrics)\b/.test(req.url ?? '') }),
-      new UndiciInstrumentation(),
-      new PgInstrumentation(),
-      new IORedisInstrumentation(),
-    ],
-  });
+  // Loaded only when tracing is on: the SDK and its instrumentations cost about 15 MB per process.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { startTracingSdk } = require('./tracing-sdk') as typeof import('./tracing-sdk');
+  provider = startTracingSdk(service);
 }
 
 /** Sends the spans still buffered; the apps call it last when they stop. */
