@@ -1,7 +1,7 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { QueueNames, RunProgressEvent } from '@aas/contracts';
-import { InJobRequestContext } from '@aas/platform';
+import { InJobRequestContext, WORKER_LOCK } from '@aas/platform';
 import { Job } from 'bullmq';
 import { DataSource } from 'typeorm';
 
@@ -11,7 +11,7 @@ import { DataSource } from 'typeorm';
  * Each update applies only if its snapshot is newer than the one the agent
  * reflects, so events processed twice or out of order change nothing.
  */
-@Processor(QueueNames.AgentsEvents, { concurrency: 16 })
+@Processor(QueueNames.AgentsEvents, { concurrency: 16, ...WORKER_LOCK })
 export class RunProgressConsumer extends WorkerHost {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     super();

@@ -2,7 +2,7 @@ import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { QueueNames, RunQueuedEvent } from '@aas/contracts';
-import { DrainDeadlineAware, InJobRequestContext } from '@aas/platform';
+import { DrainDeadlineAware, InJobRequestContext, WORKER_LOCK } from '@aas/platform';
 import { Job } from 'bullmq';
 import { RunsEnv } from '../config/runs.env';
 import { RunExecutor } from './run-executor';
@@ -12,7 +12,7 @@ import { RunExecutor } from './run-executor';
  * worker died to another after the stall interval; the executor then ends that
  * run in error rather than leaving it in progress.
  */
-@Processor(QueueNames.RunsExecution)
+@Processor(QueueNames.RunsExecution, { ...WORKER_LOCK })
 export class RunExecutionProcessor extends WorkerHost implements OnApplicationBootstrap, DrainDeadlineAware {
   constructor(
     private readonly executor: RunExecutor,

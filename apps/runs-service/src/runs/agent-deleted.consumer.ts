@@ -1,14 +1,14 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AgentDeletedEvent, EventNames, QueueNames } from '@aas/contracts';
-import { InJobRequestContext } from '@aas/platform';
+import { InJobRequestContext, WORKER_LOCK } from '@aas/platform';
 import { Job } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { CancelSignals } from '../execution/cancel-signals';
 import { RunEntity } from './run.entity';
 
 /** agent.deleted: its running runs are stopped, then every run and event of it is deleted. Idempotent. */
-@Processor(QueueNames.RunsEvents)
+@Processor(QueueNames.RunsEvents, { ...WORKER_LOCK })
 export class AgentDeletedConsumer extends WorkerHost {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,

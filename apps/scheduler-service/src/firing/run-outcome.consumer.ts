@@ -1,7 +1,7 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AgentDeletedEvent, EventNames, QueueNames, RunLifecycleEvent } from '@aas/contracts';
-import { InJobRequestContext } from '@aas/platform';
+import { InJobRequestContext, WORKER_LOCK } from '@aas/platform';
 import { Job } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { ScheduleEntity } from '../schedules/schedule.entity';
@@ -12,7 +12,7 @@ import { RunEndVerdict, ScheduleFailures } from './schedule-failures';
  * failure, success or partial resets it, a user's stop is neither) and tell the
  * schedule its run is no longer unfinished. agent.deleted removes the agent's schedule.
  */
-@Processor(QueueNames.SchedulerEvents, { concurrency: 16 })
+@Processor(QueueNames.SchedulerEvents, { concurrency: 16, ...WORKER_LOCK })
 export class RunOutcomeConsumer extends WorkerHost {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,

@@ -1,6 +1,6 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { QueueNames, ScheduleFireEvent, StartScheduledRunMessage } from '@aas/contracts';
-import { InJobRequestContext } from '@aas/platform';
+import { InJobRequestContext, WORKER_LOCK } from '@aas/platform';
 import { flattenValidationErrors } from '@aas/problem-details';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
@@ -15,7 +15,7 @@ import { FireMetrics } from './fire-metrics';
  */
 // A job is held from when the ticker takes its fire (up to SCHEDULER_LOOKAHEAD_MS early) until its batch is
 // started, so this bounds the fires one replica holds: a thousand schedules due in the same second fit.
-@Processor(QueueNames.SchedulerFires, { concurrency: 1000 })
+@Processor(QueueNames.SchedulerFires, { concurrency: 1000, ...WORKER_LOCK })
 export class ScheduleFireProcessor extends WorkerHost {
   constructor(
     private readonly batcher: FireBatcher,
