@@ -1,14 +1,15 @@
 import { createServer, IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
-import { AddressInfo } from 'node:net';
+import { AddressInfo, Socket } from 'node:net';
 import { ConfigService } from '@nestjs/config';
 import { WebhooksEnv } from '../config/webhooks.env';
-import { WebhookSender } from './webhook-sender';
+import { RESPONSE_READ_BYTES, WebhookSender } from './webhook-sender';
 
 describe(WebhookSender.name, () => {
   let receiver: Server;
   let url: string;
   let answer: (res: ServerResponse) => void;
   const seen: IncomingHttpHeaders[] = [];
+  const connections: Socket[] = [];
   let sut: WebhookSender;
 
   beforeAll(async () => {
@@ -16,10 +17,10 @@ describe(WebhookSender.name, () => {
       seen.push(req.headers);
       req.resume().on('end', () => answer(res));
     });
+    receiver.on('connection', (socket) => connections.push(socket));
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-    const settings: Partial<WebhooksEnv> = { WEBHOOK_TIMEOUT_MS: 2000, WEBHOOK_ALLOW_PRIVATE_NETWORKS: true };
-    sut = new WebhookSender({ get: (key: keyof WebhooksEnv) => settings[key] } as unknown as ConfigService<WebhooksEnv, true>);
+    sut = new WebhookSender(config({ WEBHOOK_TIMEOUT_MS: 2000, WEBHOOK_ALLOW_PRIVATE_NETWORKS: true }));
   });
   afterAll(async () => {
     await sut.onApplicationShutdown();
@@ -44,4 +45,80 @@ describe(WebhookSender.name, () => {
 
     expect(await send()).toMatchObject({ statusCode: 500, responseBody: 'bad gateway' });
   });
+
+  it('reads a few KiB of an endless answer, then closes the connection, and records the status', async () => {
+    let written = 0;
+    let closed = false;
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    answer = (res) => {
+      res.on('close', () => (closed = true));
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      // As fast as the client takes it, and never ending: only the client closing the connection stops it.
+      const pump = () => {
+        while (!res.destroyed && written < 1024 ** 3) {
+          written += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+      };
+      pump();
+    };
+
+    const result = await send();
+
+    expect(result).toMatchObject({ statusCode: 200, error: null });
+    expect(result.responseBody).toBe('x'.repeat(2048));
+    await waitFor(() => closed);
+    // What got written before the close is what the kernel's socket buffers and one read took, not a gigabyte.
+    expect(written).toBeLessThan(16 * 1024 * 1024);
+  });
+
+  it('keeps the first 2,048 characters of a multi-byte answer whole', async () => {
+    // 3 bytes of UTF-8 each: the characters kept need all the bytes read.
+    const text = '€'.repeat(RESPONSE_READ_BYTES);
+    answer = (res) => res.writeHead(400).end(text);
+
+    expect(await send()).toMatchObject({ statusCode: 400, responseBody: '€'.repeat(2048) });
+  });
+
+  it('still times out on an answer that trickles', async () => {
+    const slow = new WebhookSender(config({ WEBHOOK_TIMEOUT_MS: 300, WEBHOOK_ALLOW_PRIVATE_NETWORKS: true }));
+    let timer: NodeJS.Timeout | undefined;
+    answer = (res) => {
+      res.writeHead(200);
+      timer = setInterval(() => res.write('x'), 20);
+      res.on('close', () => clearInterval(timer));
+    };
+    try {
+      const result = await slow.send({ url, secret: 'whsec_c2VjcmV0', deliveryId: 'd-2', event: 'run.started', body: '{}' });
+
+      expect(result).toMatchObject({ statusCode: null, error: 'no answer within 300 ms' });
+      expect(result.durationMs).toBeLessThan(2000);
+    } finally {
+      clearInterval(timer);
+      await slow.onApplicationShutdown();
+    }
+  });
+
+  it('keeps the connection for the next delivery after a short answer', async () => {
+    answer = (res) => res.writeHead(204).end();
+    await send();
+    const before = connections.length;
+
+    await send();
+    await send();
+
+    expect(connections.length).toBe(before);
+  });
 });
+
+function config(settings: Partial<WebhooksEnv>): ConfigService<WebhooksEnv, true> {
+  return { get: (key: keyof WebhooksEnv) => settings[key] } as unknown as ConfigService<WebhooksEnv, true>;
+}
+
+async function waitFor(condition: () => boolean, ms = 2000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > until) throw new Error('condition not met');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

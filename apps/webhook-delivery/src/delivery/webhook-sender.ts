@@ -1,12 +1,18 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { Agent, request } from 'undici';
+import { Agent, Dispatcher, request } from 'undici';
 import { WebhooksEnv } from '../config/webhooks.env';
 import { parseRetryAfter } from './retry-schedule';
 import { deliveryHeaders } from './sign-payload';
 import { createWebhookDispatcher, isSsrfBlocked } from './ssrf-guard';
 
-const RESPONSE_KEPT_BYTES = 2048;
+/** Characters of the receiver's answer kept with the attempt. */
+const RESPONSE_KEPT_CHARS = 2048;
+/**
+ * Bytes read of the answer at most: a UTF-16 code unit takes at most 3 bytes of UTF-8, so these always
+ * hold the characters kept. The rest is never read: a receiver could stream gigabytes.
+ */
+export const RESPONSE_READ_BYTES = RESPONSE_KEPT_CHARS * 3;
 
 export interface SendResult {
   statusCode: number | null;
@@ -45,7 +51,7 @@ export class WebhookSender implements OnApplicationShutdown {
         signal: AbortSignal.timeout(this.timeoutMs),
       });
       // PostgreSQL text cannot hold NUL; a receiver's answer with one must not stop the attempt being recorded.
-      const text = (await response.body.text()).slice(0, RESPONSE_KEPT_BYTES).replaceAll('\u0000', '');
+      const text = (await readAtMost(response.body, RESPONSE_READ_BYTES)).toString('utf8').slice(0, RESPONSE_KEPT_CHARS).replaceAll('\u0000', '');
       const retryAfter = response.headers['retry-after'];
       return {
         statusCode: response.statusCode,
@@ -63,6 +69,25 @@ export class WebhookSender implements OnApplicationShutdown {
       return { statusCode: null, error: reason, responseBody: null, durationMs: Date.now() - started };
     }
   }
+}
+
+/**
+ * The first `limit` bytes of a response body (fewer if it is shorter). The body is destroyed then, which
+ * closes the connection rather than drain what is left; the request's timeout still ends a slow body.
+ */
+async function readAtMost(body: Dispatcher.ResponseData['body'], limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      length += chunk.length;
+      if (length >= limit) break;
+    }
+  } finally {
+    body.destroy();
+  }
+  return Buffer.concat(chunks).subarray(0, limit);
 }
 
 function describe(error: unknown): string {
