@@ -3,9 +3,10 @@ import { DeliveryAttemptEntity } from '../delivery/delivery-attempt.entity';
 import { DeliveryEntity } from '../delivery/delivery.entity';
 import { WebhookEntity } from '../subscriptions/webhook.entity';
 import { CreateWebhooks1763900000000 } from './migrations/1763900000000-create-webhooks';
+import { PendingDeliveriesIndex1763950000000 } from './migrations/1763950000000-pending-deliveries-index';
 
 export const WEBHOOKS_SCHEMA: SchemaDefinition = {
   schema: 'webhooks',
   entities: [WebhookEntity, DeliveryEntity, DeliveryAttemptEntity],
-  migrations: [CreateWebhooks1763900000000],
+  migrations: [CreateWebhooks1763900000000, PendingDeliveriesIndex1763950000000],
 };

@@ -3,7 +3,10 @@ import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { QueueNames } from '@aas/contracts';
 import { WebhooksEnv } from '../config/webhooks.env';
+import { DeliveryQueue } from './delivery-queue';
 import { DeliveryStore } from './delivery-store';
+import { DeliverySweep } from './delivery-sweep';
+import { DeliverySweepProcessor, WEBHOOKS_MAINTENANCE_QUEUE } from './delivery-sweep.processor';
 import { DeliveryMetrics } from './delivery-metrics';
 import { DeliveryProcessor } from './delivery.processor';
 import { SecretBox } from './secret-box';
@@ -11,7 +14,9 @@ import { WebhookEventsConsumer } from './webhook-events.consumer';
 import { WebhookSender } from './webhook-sender';
 
 @Module({
-  imports: [BullModule.registerQueue({ name: QueueNames.WebhooksEvents }, { name: QueueNames.WebhookDeliveries })],
+  imports: [
+    BullModule.registerQueue({ name: QueueNames.WebhooksEvents }, { name: QueueNames.WebhookDeliveries }, { name: WEBHOOKS_MAINTENANCE_QUEUE }),
+  ],
   providers: [
     {
       provide: SecretBox,
@@ -22,8 +27,11 @@ import { WebhookSender } from './webhook-sender';
     DeliveryStore,
     WebhookEventsConsumer,
     DeliveryMetrics,
+    DeliveryQueue,
     DeliveryProcessor,
+    DeliverySweep,
+    DeliverySweepProcessor,
   ],
-  exports: [SecretBox],
+  exports: [SecretBox, DeliveryQueue],
 })
 export class DeliveryModule {}
