@@ -1,3 +1,5 @@
+import { QueueNames } from '@aas/contracts';
+import { Queue } from 'bullmq';
 import { Client } from 'pg';
 import { expectProblem, http } from './support/http';
 import { TestSystem } from './support/test-system';
@@ -157,6 +159,43 @@ describe('Webhooks', () => {
       }),
       404,
     );
+  });
+
+  it('redelivering a delivery waiting to retry sends that retry now, rather than adding a second job that would also send', async () => {
+    receiver.answer = (path, nth) =>
+      path !== '/waiting' || nth >= 3 ? { status: 200 } : { status: 503, headers: { 'retry-after': nth === 1 ? '3600' : '1' } };
+    const agentId = await newAgent();
+    const hook = (await subscribe(agentId, '/waiting', ['run.started'])).body.webhook_id;
+    await startRun(agentId);
+    const deliveries = `/v1/agents/${agentId}/webhooks/${hook}/deliveries`;
+    const listed = async () => (await http(base, 'GET', deliveries, { key: KEY })).body.deliveries;
+    // next_attempt_at is written with the attempt (the list reads deliveries and attempts in two queries).
+    const [waiting] = await eventually(listed, (d) => d[0]?.attempts.length === 1 && d[0].next_attempt_at !== null);
+    expect(waiting.status).toBe('pending');
+    expect(Date.parse(waiting.next_attempt_at)).toBeGreaterThan(Date.now() + 3_000_000);
+    const queue = new Queue(QueueNames.WebhookDeliveries, { connection: { url: system.infra.redisUrl }, prefix: system.infra.redisPrefix });
+    try {
+      expect(await queue.getJobState(waiting.delivery_id)).toBe('delayed');
+
+      const again = await http(base, 'POST', `${deliveries}/${waiting.delivery_id}/redeliver`, { key: KEY });
+
+      expect(again.status).toBe(202);
+      expect(again.body).toMatchObject({ delivery_id: waiting.delivery_id, status: 'pending' });
+      expect(Date.parse(again.body.next_attempt_at)).toBeLessThanOrEqual(Date.now());
+      // Sent now (a 503 asking for a second), then once more a second later: one chain of retries.
+      const [done] = await eventually(listed, (d) => d[0]?.status === 'succeeded');
+      expect(done.attempts.map((a: { attempt: number; status_code: number }) => [a.attempt, a.status_code])).toEqual([
+        [1, 503],
+        [2, 503],
+        [3, 200],
+      ]);
+      expect(receiver.on('/waiting').map((r) => r.headers['x-service-delivery'])).toEqual(Array(3).fill(waiting.delivery_id));
+      // Nothing is left waiting to send it again in an hour.
+      const live = await queue.getJobs(['waiting', 'prioritized', 'delayed', 'active']);
+      expect(live.filter((job) => job.data.delivery_id === waiting.delivery_id)).toEqual([]);
+    } finally {
+      await queue.close();
+    }
   });
 
   it('a 410 disables the webhook; a disabled or deleted webhook gets nothing more', async () => {

@@ -1,15 +1,13 @@
-import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DeliveryDto, DeliveryListResponse, ListDeliveriesMessage, QueueNames, RedeliverMessage } from '@aas/contracts';
+import { DeliveryDto, DeliveryListResponse, ListDeliveriesMessage, RedeliverMessage } from '@aas/contracts';
 import { ResourceNotFoundError } from '@aas/problem-details';
-import { Queue } from 'bullmq';
 import { isUUID } from 'class-validator';
 import { DataSource, In } from 'typeorm';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { DeliveryAttemptEntity } from './delivery-attempt.entity';
 import { DeliveryEntity } from './delivery.entity';
-import { deliveryJob } from './delivery-job';
+import { DeliveryQueue } from './delivery-queue';
 
 const DEFAULT_PAGE_SIZE = 50;
 
@@ -19,7 +17,7 @@ export class DeliveriesService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly subscriptions: SubscriptionsService,
-    @InjectQueue(QueueNames.WebhookDeliveries) private readonly queue: Queue,
+    private readonly queue: DeliveryQueue,
   ) {}
 
   /** Newest first, paged like the run list (`page` 1-based, `page_size` at most 200). */
@@ -42,18 +40,21 @@ export class DeliveriesService {
     return { deliveries: deliveries.map((d) => toDeliveryDto(d, attempts.filter((a) => a.deliveryId === d.id))), total };
   }
 
-  /** Sends a delivery again now, with the same id and body (a new attempt), whatever its state. */
+  /**
+   * Sends a delivery again now, with the same id and body (a new attempt), whatever its state. A pending
+   * delivery waiting to retry has that retry moved up, not a second job that would send it too.
+   */
   async redeliver(message: RedeliverMessage): Promise<DeliveryDto> {
     const webhook = await this.subscriptions.find(message.user_id, message.agent_id, message.webhook_id);
     const delivery = isUUID(message.delivery_id)
       ? await this.dataSource.manager.findOneBy(DeliveryEntity, { id: message.delivery_id, webhookId: webhook.id })
       : null;
     if (!delivery) throw new ResourceNotFoundError('Delivery', message.delivery_id);
-    await this.dataSource.manager.update(DeliveryEntity, { id: delivery.id }, { status: 'pending', finishedAt: null, nextAttemptAt: new Date() });
-    // The delivery's own job may still be queued (waiting to retry) or running: a redelivery gets a job id of its own.
-    const job = deliveryJob(delivery.id, `${delivery.id}-redelivery-${Date.now()}`);
-    await this.queue.add(job.name, job.data, job.opts);
-    return toDeliveryDto({ ...delivery, status: 'pending', finishedAt: null }, await this.attemptsOf(delivery.id));
+    const now = new Date();
+    await this.dataSource.manager.update(DeliveryEntity, { id: delivery.id }, { status: 'pending', finishedAt: null, nextAttemptAt: now });
+    // Pending before its job is looked at, so whichever job sends it finds it pending.
+    await this.queue.sendNow(delivery.id);
+    return toDeliveryDto({ ...delivery, status: 'pending', finishedAt: null, nextAttemptAt: now }, await this.attemptsOf(delivery.id));
   }
 
   private attemptsOf(deliveryId: string): Promise<DeliveryAttemptEntity[]> {

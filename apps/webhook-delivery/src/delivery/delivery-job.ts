@@ -3,8 +3,8 @@ import { JobsOptions } from 'bullmq';
 
 /**
  * The payload of a webhook-deliveries job: the delivery row holds everything else. The job id is the
- * delivery id, or `<delivery id>-redelivery-<time>` for a redelivery. It carries the id of the request that
- * caused it, when there is one.
+ * delivery id, or `<delivery id>-redelivery-<time>` for a redelivery asked for while an attempt is in
+ * flight (DeliveryQueue.sendNow). It carries the id of the request that caused it, when there is one.
  */
 export interface DeliveryJobData extends RequestTraced {
   delivery_id: string;

@@ -8,9 +8,10 @@ import { DeliveryJobData, deliveryJob } from './delivery-job';
 const LIVE: ReadonlySet<JobState | 'unknown'> = new Set<JobState>(['waiting', 'prioritized', 'waiting-children', 'delayed', 'active']);
 
 /**
- * A delivery's own job on the webhook-deliveries queue (job id = delivery id). BullMQ ignores adding a
- * job under an id that exists in any state, so queuing it again is a no-op while that job is live,
- * and also while a failed job under that id is kept (24 hours, removeOnFail), which is removed first here.
+ * A delivery's jobs on the webhook-deliveries queue. A delivery has one chain of attempts, on its own
+ * job (job id = delivery id): BullMQ ignores adding a job under an id that exists in any state, so
+ * queuing it again is a no-op while that job is live, and also while a failed job under that id is
+ * kept (24 hours, removeOnFail), which is removed first here.
  */
 @Injectable()
 export class DeliveryQueue {
@@ -28,5 +29,37 @@ export class DeliveryQueue {
     const job = deliveryJob(deliveryId);
     await this.queue.add(job.name, job.data, { ...job.opts, delay: Math.max(0, Math.round(delayMs)) });
     return true;
+  }
+
+  /**
+   * Has the delivery sent once more now (a redelivery; its row is already pending). A retry waiting on
+   * its own job is moved up rather than joined by a second job, so the two do not both send; a job
+   * about to run is left to send it. Only while an attempt is in flight does a second job, under an id
+   * of its own, send it again, since that attempt began before the request (its retries, if any, go
+   * back to the delivery's own job: DeliveryProcessor).
+   */
+  async sendNow(deliveryId: string): Promise<void> {
+    const state = await this.queue.getJobState(deliveryId);
+    switch (state) {
+      case 'delayed':
+        try {
+          await this.queue.getJob(deliveryId).then((job) => job?.promote());
+        } catch (error) {
+          // It left the delayed set meanwhile (its time came, or a worker took it): it sends anyway.
+          if ((await this.queue.getJobState(deliveryId)) === 'delayed') throw error;
+        }
+        return;
+      case 'waiting':
+      case 'prioritized':
+      case 'waiting-children':
+        return;
+      case 'active': {
+        const job = deliveryJob(deliveryId, `${deliveryId}-redelivery-${Date.now()}`);
+        await this.queue.add(job.name, job.data, job.opts);
+        return;
+      }
+      default:
+        await this.ensureQueued(deliveryId);
+    }
   }
 }

@@ -8,6 +8,7 @@ import { LRUCache } from 'lru-cache';
 import { WebhooksEnv } from '../config/webhooks.env';
 import { DeliveryJobData } from './delivery-job';
 import { DeliveryMetrics } from './delivery-metrics';
+import { DeliveryQueue } from './delivery-queue';
 import { DeliveryStore, Outcome } from './delivery-store';
 import { nextRetryDelay, parseRetryDelays } from './retry-schedule';
 import { SecretBox } from './secret-box';
@@ -36,6 +37,7 @@ export class DeliveryProcessor implements OnApplicationBootstrap {
     private readonly config: ConfigService<WebhooksEnv, true>,
     private readonly drain: QueueWorkersDrain,
     private readonly metrics: DeliveryMetrics,
+    private readonly queue: DeliveryQueue,
   ) {
     this.delays = parseRetryDelays(config.get('WEBHOOK_RETRY_DELAYS', { infer: true }));
   }
@@ -85,6 +87,11 @@ export class DeliveryProcessor implements OnApplicationBootstrap {
     // The receiver says the endpoint is gone for good: stop sending to it.
     if (result.statusCode === 410) await this.store.disableWebhook(delivery.webhookId!);
     if (outcome.status === 'pending') {
+      // One chain of retries per delivery, on its own job: a redelivery's job hands the retry over to it.
+      if (job.id !== delivery.id) {
+        await this.queue.ensureQueued(delivery.id, outcome.nextAttemptAt.getTime() - Date.now());
+        return;
+      }
       await job.moveToDelayed(outcome.nextAttemptAt.getTime(), token);
       throw new DelayedError();
     }

@@ -1,6 +1,4 @@
 import { Module } from '@nestjs/common';
-import { BullModule } from '@nestjs/bullmq';
-import { QueueNames } from '@aas/contracts';
 import { DeliveriesHandlers } from '../delivery/deliveries.handlers';
 import { DeliveriesService } from '../delivery/deliveries.service';
 import { DeliveryModule } from '../delivery/delivery.module';
@@ -8,7 +6,7 @@ import { SubscriptionsHandlers } from './subscriptions.handlers';
 import { SubscriptionsService } from './subscriptions.service';
 
 @Module({
-  imports: [DeliveryModule, BullModule.registerQueue({ name: QueueNames.WebhookDeliveries })],
+  imports: [DeliveryModule],
   controllers: [SubscriptionsHandlers, DeliveriesHandlers],
   providers: [SubscriptionsService, DeliveriesService],
 })
