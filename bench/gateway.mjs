@@ -3,6 +3,7 @@
 // process (bench/reference/agents-server.mjs) measured in the same run, as the reference.
 //   BENCH_SECONDS (default 10 per measurement), BENCH_CONNECTIONS (default 50)
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +23,13 @@ async function load(title, options) {
   const result = await autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options });
   const bad = result.non2xx + result.errors + result.timeouts;
   if (bad > 0) throw new Error(`${title}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
-  return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99 };
+  return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total };
+}
+
+/** CPU time (user + system) a process has used, in ms (Linux /proc). */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 async function startReference(databaseUrl) {
@@ -46,7 +53,9 @@ try {
   const agentId = (await api(system.url, KEY, 'POST', '/v1/agents', {})).body.agent.agent_id;
   const headers = { 'x-api-key': KEY };
   await load('warm-up', { url: `${system.url}/v1/agents/${agentId}`, headers, duration: 2 });
+  const cpuBefore = system.processes.map((p) => cpuMs(p.pid));
   const get = await load('gateway GET /v1/agents/{id}', { url: `${system.url}/v1/agents/${agentId}`, headers });
+  const cpuPerGet = system.processes.map((p, i) => ({ app: p.app, us: Math.round(((cpuMs(p.pid) - cpuBefore[i]) * 1000) / get.total) }));
   const post = await load('gateway POST /v1/agents', {
     url: `${system.url}/v1/agents`,
     method: 'POST',
@@ -62,6 +71,7 @@ try {
     { metric: 'GET /v1/agents/{id} throughput', value: get.rps, unit: 'req/s' },
     { metric: 'GET /v1/agents/{id} latency p50', value: get.p50, unit: 'ms' },
     { metric: 'GET /v1/agents/{id} latency p99', value: get.p99, unit: 'ms', target: '< 25 ms' },
+    ...cpuPerGet.map(({ app, us }) => ({ metric: `GET /v1/agents/{id}: ${app} CPU per request`, value: us, unit: 'µs' })),
     { metric: 'POST /v1/agents throughput', value: post.rps, unit: 'req/s' },
     { metric: 'POST /v1/agents latency p50', value: post.p50, unit: 'ms' },
     { metric: 'POST /v1/agents latency p99', value: post.p99, unit: 'ms' },
