@@ -28,6 +28,8 @@ import { RunEntity } from './run.entity';
 import { toRunDto, toRunEventItem, toRunSummary } from './run.mapper';
 import { newRun } from './new-run';
 import { RunTrigger } from './run-trigger';
+import { runListCountQuery, runModeOf } from './run-list-count';
+import { totalFromPage } from './total-from-page';
 
 const API_TRIGGER: RunTrigger = { runKind: 'api', scheduleAgentId: null };
 
@@ -119,13 +121,14 @@ export class RunsService {
     await this.agentContext(message.user_id, message.agent_id);
     const page = Math.max(message.page ?? 1, 1);
     const pageSize = message.page_size || RUN_LIST_DEFAULT_PAGE_SIZE;
-    const query = this.filtered(message);
-    const [runs, total] = await query
+    const offset = (page - 1) * pageSize;
+    const runs = await this.filtered(message)
       .orderBy('r.started_at', 'DESC')
       .addOrderBy('r.run_number', 'DESC')
-      .skip((page - 1) * pageSize)
-      .take(pageSize)
-      .getManyAndCount();
+      .offset(offset)
+      .limit(pageSize)
+      .getMany();
+    const total = totalFromPage(offset, pageSize, runs.length) ?? (await this.count(message));
     return {
       runs: runs.map(toRunDto),
       total_runs: total,
@@ -133,6 +136,19 @@ export class RunsService {
       page_size: pageSize,
       all_run_summaries: runs.map(toRunSummary),
     };
+  }
+
+  /**
+   * From run_list_counts when the filters allow; otherwise count(*) of the
+   * runs, not TypeORM's getCount (COUNT(DISTINCT id)), which sorts every
+   * matching id although ids are distinct anyway.
+   */
+  private async count(message: ListRunsMessage): Promise<number> {
+    const fromCounts = runListCountQuery(message);
+    const row: { total: string } | undefined = fromCounts
+      ? (await this.dataSource.query(fromCounts.sql, fromCounts.parameters))[0]
+      : await this.filtered(message).select('count(*)', 'total').getRawOne();
+    return Number(row?.total ?? 0);
   }
 
   async get(userId: string, agentId: string, runId: string): Promise<RunDto> {
@@ -182,9 +198,7 @@ export class RunsService {
     if (message.filter_started_after) q.andWhere('r.started_at >= :after', { after: message.filter_started_after });
     if (message.filter_started_before) q.andWhere('r.started_at <= :before', { before: message.filter_started_before });
     if (message.filter_policy_type) q.andWhere('r.policy_type = :policyType', { policyType: message.filter_policy_type });
-    if (message.filter_policy_group) {
-      q.andWhere('r.run_mode = :mode', { mode: message.filter_policy_group === 'builder' ? 'build' : 'run' });
-    }
+    if (message.filter_policy_group) q.andWhere('r.run_mode = :mode', { mode: runModeOf(message.filter_policy_group) });
     if (message.filter_user_email) q.andWhere('lower(r.user_email) = lower(:email)', { email: message.filter_user_email });
     if (message.filter_goal) {
       q.andWhere(
