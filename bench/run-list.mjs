@@ -1,7 +1,16 @@
 // npm run bench:run-list — GET /v1/agents/{id}/runs with 100,000 runs of one agent, for every
 // filter: p50/p99 through the gateway (autocannon, BENCH_CONNECTIONS default 4, BENCH_SECONDS
-// default 5 per query). The runs are written straight into runs.runs (an API start per row
-// would take an hour). BENCH_RUNS changes the count; BENCH_EXPLAIN=1 prints each query plan.
+// default 5 per query, after BENCH_WARMUP_SECONDS, default 1, of the same requests unmeasured).
+// The runs are written straight into runs.runs (an API start per row would take an hour), then
+// ANALYZE and CHECKPOINT (so that writing out the load is not charged to the first query).
+// BENCH_RUNS changes the count; BENCH_EXPLAIN=1 prints the plans of the statements each query
+// makes (EXPLAIN ANALYZE, once before it is measured).
+//
+// BENCH_UNVACUUMED=0.2 instead leaves the table as autovacuum keeps one that grew over time:
+// the older 80 % of the runs vacuumed (visibility map set, so index-only scans skip the table),
+// the newest 20 % not (the most autovacuum's default insert threshold lets pile up). The
+// default, 1, vacuums nothing: the state right after a bulk load (this server runs without
+// autovacuum).
 import { createRequire } from 'node:module';
 import { report } from './support/report.mjs';
 import { api, startSystem } from './support/system.mjs';
@@ -13,11 +22,16 @@ const { Client } = require('pg');
 const RUNS = Number(process.env.BENCH_RUNS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 4);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
+const UNVACUUMED = Number(process.env.BENCH_UNVACUUMED ?? 1);
+const EXPLAIN = process.env.BENCH_EXPLAIN === '1';
 const KEY = `bench-${Date.now()}-key-0123456789`;
+// The runs carry their user's email (as a started run does); the filter asks for it in another case.
+const EMAIL = 'bench.user@example.test';
 
 const system = await startSystem({
   apps: ['agents-service', 'runs-service', 'api-gateway'],
-  env: { BOOTSTRAP_API_KEY: KEY, RATE_LIMIT_REQUESTS: '0' },
+  env: { BOOTSTRAP_API_KEY: KEY, BOOTSTRAP_USER_EMAIL: EMAIL, RATE_LIMIT_REQUESTS: '0' },
 });
 const pg = new Client({ connectionString: system.databaseUrl });
 try {
@@ -26,9 +40,11 @@ try {
   const agentId = (await api(system.url, KEY, 'POST', '/v1/agents', {})).body.agent.agent_id;
   // A second agent's runs in the same table, so the agent's own filter has to work too.
   const otherId = (await api(system.url, KEY, 'POST', '/v1/agents', {})).body.agent.agent_id;
-  process.stderr.write(`  writing ${RUNS} runs for one agent (and ${RUNS / 10} for another)...\n`);
-  for (const [agent, count] of [[agentId, RUNS], [otherId, RUNS / 10]]) {
-    await pg.query(
+  const vacuumed = UNVACUUMED < 1 ? `, the newest ${UNVACUUMED * 100} % after VACUUM` : '';
+  process.stderr.write(`  writing ${RUNS} runs for one agent (and ${RUNS / 10} for another)${vacuumed}...\n`);
+  // Run n started n minutes ago: the newest runs have the lowest numbers.
+  const writeRuns = (agent, from, to) =>
+    pg.query(
       `INSERT INTO runs.runs (id, agent_id, user_id, user_email, run_number, run_mode, run_kind, trigger_kind, status,
                               outcome, is_finished, goal, policy_type, started_at, last_event_at, finished_at)
        SELECT gen_random_uuid(), $1, $2, $3, n,
@@ -40,17 +56,21 @@ try {
               CASE WHEN n % 10 = 0 THEN 'builder' ELSE 'runner' END,
               now() - n * interval '1 minute', now() - n * interval '1 minute',
               CASE WHEN s.status IN ('completed', 'error', 'stopped') THEN now() - n * interval '1 minute' END
-         FROM generate_series(1, $4::int) AS n,
+         FROM generate_series($4::int, $5::int) AS n,
               LATERAL (SELECT (ARRAY['completed', 'completed', 'completed', 'error', 'stopped', 'in_progress', 'paused'])[n % 7 + 1] AS status) s`,
-      [agent, me.user_id, me.email, count],
+      [agent, me.user_id, EMAIL, from, to],
     );
-  }
+  const agents = [[agentId, RUNS], [otherId, RUNS / 10]];
+  for (const [agent, count] of agents) await writeRuns(agent, Math.floor(count * UNVACUUMED) + 1, count);
+  if (UNVACUUMED < 1) await pg.query('VACUUM runs.runs');
+  for (const [agent, count] of agents) await writeRuns(agent, 1, Math.floor(count * UNVACUUMED));
   await pg.query('ANALYZE runs.runs');
+  await pg.query('CHECKPOINT');
 
   const day = (d) => new Date(Date.now() - d * 86_400_000).toISOString();
   const queries = {
     'no filter, first page': '',
-    'page 100 of 50': '?page=100',
+    'page 100 (100 a page)': '?page=100',
     'page size 1000': '?page_size=1000',
     'filter_status=completed': '?filter_status=completed',
     'filter_status=finished': '?filter_status=finished',
@@ -59,19 +79,17 @@ try {
     'filter_policy_type=runner': '?filter_policy_type=runner',
     'filter_started_after/before (one day)': `?filter_started_after=${day(30)}&filter_started_before=${day(29)}`,
     'filter_goal=backups': '?filter_goal=backups',
-    'filter_user_email': `?filter_user_email=${encodeURIComponent(me.email)}`,
+    'filter_user_email': `?filter_user_email=${encodeURIComponent(EMAIL.toUpperCase())}`,
     'filter_run_id': `?filter_run_id=${(await pg.query('SELECT id FROM runs.runs WHERE agent_id = $1 LIMIT 1', [agentId])).rows[0].id}`,
   };
   const figures = [];
   let worst = 0;
   for (const [title, query] of Object.entries(queries)) {
     process.stderr.write(`  ${title}...\n`);
-    const result = await autocannon({
-      url: `${system.url}/v1/agents/${agentId}/runs${query}`,
-      headers: { 'x-api-key': KEY },
-      connections: CONNECTIONS,
-      duration: SECONDS,
-    });
+    if (EXPLAIN) await explain(pg, agentId, me.user_id, new URLSearchParams(query));
+    const load = { url: `${system.url}/v1/agents/${agentId}/runs${query}`, headers: { 'x-api-key': KEY }, connections: CONNECTIONS };
+    if (WARMUP_SECONDS > 0) await autocannon({ ...load, duration: WARMUP_SECONDS });
+    const result = await autocannon({ ...load, duration: SECONDS });
     if (result.non2xx + result.errors > 0) throw new Error(`${title}: ${result.non2xx} non-2xx, ${result.errors} errors`);
     worst = Math.max(worst, result.latency.p99);
     figures.push({ metric: `run list ${title}: p50 / p99`, value: `${result.latency.p50} / ${result.latency.p99}`, unit: 'ms' });
@@ -81,4 +99,50 @@ try {
 } finally {
   await pg.end();
   await system.stop();
+}
+
+/**
+ * EXPLAIN ANALYZE of the statements RunsService.list() makes for these query parameters: the
+ * page, and the count (from run_list_counts when only equality filters are given), which the
+ * service skips when the page proves the total. A copy of its filters (runs.service.ts,
+ * run-list-count.ts): keep in step.
+ */
+async function explain(pg, agentId, userId, params) {
+  const values = [agentId, userId];
+  const where = ['r.agent_id = $1', 'r.user_id = $2'];
+  const counted = ['agent_id = $1', 'user_id = $2'];
+  const add = (sql, value, countedAs) => {
+    const parameter = `$${values.push(value)}`;
+    where.push(sql.replace('?', parameter));
+    counted.push(countedAs?.replace('?', parameter));
+  };
+  const status = params.get('filter_status');
+  if (status === 'finished') {
+    where.push('r.is_finished');
+    counted.push('is_finished');
+  } else if (status) add('r.status = ?', status, 'status = ?');
+  if (params.has('filter_run_id')) add('r.id = ?', params.get('filter_run_id'));
+  if (params.has('filter_started_after')) add('r.started_at >= ?', params.get('filter_started_after'));
+  if (params.has('filter_started_before')) add('r.started_at <= ?', params.get('filter_started_before'));
+  if (params.has('filter_policy_type')) add('r.policy_type = ?', params.get('filter_policy_type'), 'policy_type = ?');
+  if (params.has('filter_policy_group')) {
+    add('r.run_mode = ?', params.get('filter_policy_group') === 'builder' ? 'build' : 'run', 'run_mode = ?');
+  }
+  if (params.has('filter_user_email')) add('lower(r.user_email) = lower(?)', params.get('filter_user_email'), 'user_email_lower = lower(?)');
+  if (params.has('filter_goal')) {
+    add(`r.goal ILIKE ? ESCAPE '\\'`, `%${params.get('filter_goal').replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  }
+  const pageSize = Number(params.get('page_size') ?? 100);
+  const offset = (Math.max(Number(params.get('page') ?? 1), 1) - 1) * pageSize;
+  const from = `FROM runs.runs r WHERE ${where.join(' AND ')}`;
+  const statements = {
+    page: `SELECT r.* ${from} ORDER BY r.started_at DESC, r.run_number DESC LIMIT ${pageSize} OFFSET ${offset}`,
+    count: counted.includes(undefined)
+      ? `SELECT count(*) ${from}`
+      : `SELECT coalesce(sum(runs), 0) FROM runs.run_list_counts WHERE ${counted.join(' AND ')}`,
+  };
+  for (const [name, sql] of Object.entries(statements)) {
+    const { rows } = await pg.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, values);
+    process.stderr.write(`    ${name}:\n${rows.map((r) => `      ${r['QUERY PLAN']}`).join('\n')}\n`);
+  }
 }
