@@ -122,4 +122,40 @@ describe(Batcher.name, () => {
     const outcomes = await Promise.allSettled([sut.submit(1), sut.submit(2)]);
     expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
   });
+
+  describe('with lingerMs', () => {
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+    it('lets an item that finds the batcher idle wait for the items arriving during the linger', async () => {
+      const { calls, run } = controlledRun((n: number) => n);
+      const sut = sutWith(run, { lingerMs: 40 });
+      void sut.submit(1);
+      await sleep(10);
+      void sut.submit(2);
+      expect(calls).toHaveLength(0);
+      await sleep(60);
+      expect(calls.map((c) => c.items)).toEqual([[1, 2]]);
+    });
+
+    it('sends a full batch without lingering', async () => {
+      const { calls, run } = controlledRun((n: number) => n);
+      const sut = sutWith(run, { lingerMs: 10_000, maxBatchSize: 2 });
+      void sut.submit(1);
+      void sut.submit(2);
+      await nextTurn();
+      expect(calls.map((c) => c.items)).toEqual([[1, 2]]);
+    });
+
+    it('does not make items that arrive while a batch runs linger after it', async () => {
+      const { calls, run } = controlledRun((n: number) => n);
+      const sut = sutWith(run, { lingerMs: 30 });
+      void sut.submit(1);
+      await sleep(50);
+      void sut.submit(2);
+      calls[0].finish();
+      await nextTurn();
+      await nextTurn();
+      expect(calls.map((c) => c.items)).toEqual([[1], [2]]);
+    });
+  });
 });

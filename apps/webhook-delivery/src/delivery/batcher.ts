@@ -8,6 +8,11 @@ export interface BatcherOptions {
    * fails only its own caller. Say yes only for errors after which the batch certainly had no effect.
    */
   retryItemsAlone?: (error: unknown) => boolean;
+  /**
+   * How long an item that finds nothing waiting and no batch in flight waits for company (0: it goes
+   * out in the next turn of the event loop). Items arriving while batches run never wait on it.
+   */
+  lingerMs?: number;
 }
 
 interface Waiter<I, O> {
@@ -19,7 +24,7 @@ interface Waiter<I, O> {
 /**
  * Turns many concurrent single-item calls into few batch calls, as group commit does: items submitted
  * in the same turn of the event loop, or while the batches in flight run, go together in one call.
- * Nothing waits on a timer, so a lone item goes out at once. Each caller's promise settles only when
+ * Unless `lingerMs` is set, nothing waits on a timer, so a lone item goes out at once. Each caller's promise settles only when
  * the batch holding its item has settled, with that item's result or with the batch's error.
  */
 export class Batcher<I, O> {
@@ -36,13 +41,17 @@ export class Batcher<I, O> {
   submit(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
       this.waiting.push({ item, resolve, reject });
+      if (this.waiting.length >= this.options.maxBatchSize) return this.pump();
       if (!this.scheduled) {
         this.scheduled = true;
-        // Lets every job that resumes in this turn add its item first.
-        setImmediate(() => {
+        const linger = this.running === 0 ? (this.options.lingerMs ?? 0) : 0;
+        // Lets every job that resumes in this turn (or, lingering, in the next few ms) add its item first.
+        const go = () => {
           this.scheduled = false;
           this.pump();
-        });
+        };
+        if (linger > 0) setTimeout(go, linger);
+        else setImmediate(go);
       }
     });
   }

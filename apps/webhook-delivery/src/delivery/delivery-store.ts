@@ -34,7 +34,7 @@ export interface AttemptRecord {
  * the load (a row costs PostgreSQL about half as much in a batch of 100 as in one of 20) and the
  * service uses two pooled connections for it, whatever WEBHOOK_WORKER_CONCURRENCY is.
  */
-const BATCH = { maxBatchSize: 500, maxConcurrentBatches: 1, retryItemsAlone: rejectedByServer };
+const BATCH = { maxBatchSize: 500, maxConcurrentBatches: 1, retryItemsAlone: rejectedByServer, lingerMs: 3 };
 
 /**
  * The delivery hot path in as few round trips as possible: the reads of concurrent deliveries go to
