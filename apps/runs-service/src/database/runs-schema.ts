@@ -1,9 +1,8 @@
-import { OutboxEventEntity, SchemaDefinition } from '@aas/platform';
+import { OutboxEventEntity, OutboxRequestId1763910000000, SchemaDefinition } from '@aas/platform';
 import { RunEventEntity } from '../runs/run-event.entity';
 import { RunEntity } from '../runs/run.entity';
 import { CreateRuns1763870000000 } from './migrations/1763870000000-create-runs';
 import { CreateIdempotencyKeys1763880000000 } from './migrations/1763880000000-create-idempotency-keys';
-import { OutboxRequestId1763910000000 } from './migrations/1763910000000-outbox-request-id';
 import { RunListIndexesAndCounts1763920000000 } from './migrations/1763920000000-run-list-indexes-and-counts';
 
 export const RUNS_SCHEMA: SchemaDefinition = {

@@ -1,5 +1,6 @@
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { schedulePeriodicJob } from '@aas/platform';
 import { Job, Queue } from 'bullmq';
 import { IdempotencyKeyPurge } from './idempotency-key-purge';
 
@@ -9,9 +10,7 @@ export const PURGE_IDEMPOTENCY_KEYS_JOB = 'purge-idempotency-keys';
 export const PURGE_EVERY_MS = 10 * 60_000;
 
 /**
- * Every replica upserts the same BullMQ job scheduler at start, so there is one
- * schedule however many replicas run, and each of its jobs is purged by
- * whichever replica's worker takes it. A purge cut short (shutdown, a killed
+ * Scheduled once however many replicas run (schedulePeriodicJob). A purge cut short (shutdown, a killed
  * replica) is simply continued by the next one.
  */
 @Processor(RUNS_MAINTENANCE_QUEUE)
@@ -26,17 +25,7 @@ export class IdempotencyKeyPurgeProcessor extends WorkerHost implements OnApplic
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    try {
-      // An upsert with the same interval keeps the next run's time: replicas starting do not postpone it.
-      await this.queue.upsertJobScheduler(
-        PURGE_IDEMPOTENCY_KEYS_JOB,
-        { every: PURGE_EVERY_MS },
-        { name: PURGE_IDEMPOTENCY_KEYS_JOB, opts: { removeOnComplete: { count: 10 }, removeOnFail: { count: 50 } } },
-      );
-    } catch (error) {
-      // The schedule lives in Redis: any replica that starts later registers it.
-      this.logger.warn(`could not schedule the idempotency key purge: ${(error as Error).message}`);
-    }
+    await schedulePeriodicJob(this.queue, PURGE_IDEMPOTENCY_KEYS_JOB, PURGE_EVERY_MS, this.logger);
   }
 
   async process(job: Job): Promise<number> {

@@ -1,7 +1,6 @@
-import { OutboxEventEntity, SchemaDefinition } from '@aas/platform';
+import { OutboxEventEntity, OutboxRequestId1763910000000, SchemaDefinition } from '@aas/platform';
 import { ScheduleEntity } from '../schedules/schedule.entity';
 import { CreateSchedules1763890000000 } from './migrations/1763890000000-create-schedules';
-import { OutboxRequestId1763910000000 } from './migrations/1763910000000-outbox-request-id';
 
 export const SCHEDULER_SCHEMA: SchemaDefinition = {
   schema: 'scheduler',

@@ -1,5 +1,6 @@
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { schedulePeriodicJob } from '@aas/platform';
 import { Job, Queue } from 'bullmq';
 import { DeliverySweep, OVERDUE_MARGIN_MS } from './delivery-sweep';
 
@@ -9,8 +10,7 @@ export const SWEEP_LOST_DELIVERIES_JOB = 'sweep-lost-deliveries';
 export const SWEEP_EVERY_MS = 5 * 60_000;
 
 /**
- * Every replica upserts the same BullMQ job scheduler at start, so there is one schedule however many
- * replicas run, and each of its jobs is run by whichever replica's worker takes it. A sweep cut short
+ * Scheduled once however many replicas run (schedulePeriodicJob). A sweep cut short
  * (shutdown, a killed replica) is simply done again by the next one: it only adds jobs that are missing.
  */
 @Processor(WEBHOOKS_MAINTENANCE_QUEUE)
@@ -25,17 +25,7 @@ export class DeliverySweepProcessor extends WorkerHost implements OnApplicationB
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    try {
-      // An upsert with the same interval keeps the next run's time: replicas starting do not postpone it.
-      await this.queue.upsertJobScheduler(
-        SWEEP_LOST_DELIVERIES_JOB,
-        { every: SWEEP_EVERY_MS },
-        { name: SWEEP_LOST_DELIVERIES_JOB, opts: { removeOnComplete: { count: 10 }, removeOnFail: { count: 50 } } },
-      );
-    } catch (error) {
-      // The schedule lives in Redis: any replica that starts later registers it.
-      this.logger.warn(`could not schedule the sweep for lost deliveries: ${(error as Error).message}`);
-    }
+    await schedulePeriodicJob(this.queue, SWEEP_LOST_DELIVERIES_JOB, SWEEP_EVERY_MS, this.logger);
   }
 
   async process(job: Job): Promise<number> {

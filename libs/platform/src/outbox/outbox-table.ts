@@ -12,12 +12,3 @@ export async function createOutboxTable(queryRunner: QueryRunner): Promise<void>
     )`);
   await queryRunner.query(`CREATE INDEX outbox_order_idx ON outbox (created_at, seq)`);
 }
-
-/** The outbox's request_id column, for each service's migration that adds it. */
-export async function addOutboxRequestId(queryRunner: QueryRunner): Promise<void> {
-  await queryRunner.query(`ALTER TABLE outbox ADD COLUMN request_id text`);
-}
-
-export async function dropOutboxRequestId(queryRunner: QueryRunner): Promise<void> {
-  await queryRunner.query(`ALTER TABLE outbox DROP COLUMN request_id`);
-}

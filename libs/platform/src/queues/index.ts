@@ -3,3 +3,4 @@ export * from './queue-metrics';
 export * from './queue-workers.drain';
 export * from './queues.module';
 export * from './worker-lock';
+export * from './periodic-job';
