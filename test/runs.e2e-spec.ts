@@ -162,6 +162,26 @@ describe('Runs through the gateway (built-in runtime)', () => {
     expectProblem(await http(base, 'GET', `/v1/agents/${agentId}/runs?page_size=-1`, { key: KEY }), 400);
   });
 
+  it('keeps a counted total (filter_goal, a page that does not prove it) exact as runs start, finish and are deleted', async () => {
+    const agentId = await newAgent();
+    const start = async (goal: string) =>
+      (await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body: { user_message: goal, skip_deploy_check: true } })).body
+        .run.run_id;
+    const total = async (query: string) =>
+      (await http(base, 'GET', `/v1/agents/${agentId}/runs?page_size=1&${query}`, { key: KEY })).body.total_runs;
+    for (const goal of ['first task', 'second task', 'other']) await finished(agentId, await start(goal));
+    expect(await total('filter_goal=task')).toBe(2);
+    expect(await total('filter_goal=task')).toBe(2); // the remembered total
+
+    const third = await start('third task');
+    expect(await total('filter_goal=task')).toBe(3);
+    await finished(agentId, third);
+    expect(await total('filter_goal=task&filter_status=completed')).toBe(3);
+    expect((await http(base, 'DELETE', `/v1/agents/${agentId}/runs/${third}`, { key: KEY })).status).toBe(204);
+    expect(await total('filter_goal=task')).toBe(2);
+    expect(await total('filter_goal=task&filter_status=completed')).toBe(2);
+  });
+
   describe('with slow steps', () => {
     let slow: TestSystem;
     beforeAll(async () => {

@@ -4,6 +4,7 @@ import { RunEntity } from '../runs/run.entity';
 import { CreateRuns1763870000000 } from './migrations/1763870000000-create-runs';
 import { CreateIdempotencyKeys1763880000000 } from './migrations/1763880000000-create-idempotency-keys';
 import { RunListIndexesAndCounts1763920000000 } from './migrations/1763920000000-run-list-indexes-and-counts';
+import { RunListTotals1763930000000 } from './migrations/1763930000000-run-list-totals';
 
 export const RUNS_SCHEMA: SchemaDefinition = {
   schema: 'runs',
@@ -13,5 +14,6 @@ export const RUNS_SCHEMA: SchemaDefinition = {
     CreateIdempotencyKeys1763880000000,
     OutboxRequestId1763910000000,
     RunListIndexesAndCounts1763920000000,
+    RunListTotals1763930000000,
   ],
 };

@@ -5,6 +5,7 @@ import { InJobRequestContext, WORKER_LOCK } from '@aas/platform';
 import { Job } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { CancelSignals } from '../execution/cancel-signals';
+import { RunListTotals } from './run-list-totals';
 import { RunEntity } from './run.entity';
 
 /** agent.deleted: its running runs are stopped, then every run and event of it is deleted. Idempotent. */
@@ -13,6 +14,7 @@ export class AgentDeletedConsumer extends WorkerHost {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly cancels: CancelSignals,
+    private readonly runListTotals: RunListTotals,
   ) {
     super();
   }
@@ -25,6 +27,7 @@ export class AgentDeletedConsumer extends WorkerHost {
     await this.dataSource.transaction(async (manager) => {
       await manager.delete(RunEntity, { agentId });
       await manager.query('DELETE FROM agent_run_counters WHERE agent_id = $1', [agentId]);
+      await this.runListTotals.forgetAgent(agentId, manager);
     });
     for (const run of running) await this.cancels.signal(run.id);
   }

@@ -4,7 +4,8 @@ import { QueueNames } from '@aas/contracts';
 import { ExecutionModule } from '../execution/execution.module';
 import { AgentDeletedConsumer } from './agent-deleted.consumer';
 import { IdempotencyKeyPurge } from './idempotency-key-purge';
-import { IdempotencyKeyPurgeProcessor, RUNS_MAINTENANCE_QUEUE } from './idempotency-key-purge.processor';
+import { RunListTotals } from './run-list-totals';
+import { RunsMaintenanceProcessor, RUNS_MAINTENANCE_QUEUE } from './runs-maintenance.processor';
 import { runAcceptanceDatabaseModule } from './run-acceptance-database';
 import { RunsHandlers } from './runs.handlers';
 import { RunsService } from './runs.service';
@@ -17,6 +18,13 @@ import { ScheduledRunsService } from './scheduled-runs.service';
     BullModule.registerQueue({ name: QueueNames.RunsEvents }, { name: RUNS_MAINTENANCE_QUEUE }),
   ],
   controllers: [RunsHandlers],
-  providers: [RunsService, ScheduledRunsService, AgentDeletedConsumer, IdempotencyKeyPurge, IdempotencyKeyPurgeProcessor],
+  providers: [
+    RunsService,
+    ScheduledRunsService,
+    AgentDeletedConsumer,
+    IdempotencyKeyPurge,
+    RunListTotals,
+    RunsMaintenanceProcessor,
+  ],
 })
 export class RunsModule {}

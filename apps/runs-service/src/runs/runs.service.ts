@@ -29,6 +29,7 @@ import { toRunDto, toRunEventItem, toRunSummary } from './run.mapper';
 import { newRun } from './new-run';
 import { RunTrigger } from './run-trigger';
 import { runListCountQuery, runModeOf } from './run-list-count';
+import { RunListTotals } from './run-list-totals';
 import { totalFromPage } from './total-from-page';
 
 const API_TRIGGER: RunTrigger = { runKind: 'api', scheduleAgentId: null };
@@ -41,6 +42,7 @@ export class RunsService {
     private readonly outbox: OutboxRelay,
     private readonly recorder: RunRecorder,
     private readonly cancels: CancelSignals,
+    private readonly runListTotals: RunListTotals,
   ) {}
 
   /**
@@ -140,14 +142,13 @@ export class RunsService {
 
   /**
    * From run_list_counts when the filters allow; otherwise count(*) of the
-   * runs, not TypeORM's getCount (COUNT(DISTINCT id)), which sorts every
-   * matching id although ids are distinct anyway.
+   * runs (not TypeORM's getCount, whose COUNT(DISTINCT id) sorts every matching
+   * id), remembered until the agent's runs change (RunListTotals).
    */
   private async count(message: ListRunsMessage): Promise<number> {
     const fromCounts = runListCountQuery(message);
-    const row: { total: string } | undefined = fromCounts
-      ? (await this.dataSource.query(fromCounts.sql, fromCounts.parameters))[0]
-      : await this.filtered(message).select('count(*)', 'total').getRawOne();
+    if (!fromCounts) return this.runListTotals.total(message, this.filtered(message));
+    const [row] = await this.dataSource.query(fromCounts.sql, fromCounts.parameters);
     return Number(row?.total ?? 0);
   }
 
