@@ -4,7 +4,8 @@
 // The runs are written straight into runs.runs (an API start per row would take an hour), then
 // ANALYZE and CHECKPOINT (so that writing out the load is not charged to the first query).
 // BENCH_RUNS changes the count; BENCH_EXPLAIN=1 prints the plans of the statements each query
-// makes (EXPLAIN ANALYZE, once before it is measured).
+// makes (EXPLAIN ANALYZE, once before it is measured); BENCH_QUERY=<text> measures only the
+// queries whose title contains it.
 //
 // BENCH_UNVACUUMED=0.2 instead leaves the table as autovacuum keeps one that grew over time:
 // the older 80 % of the runs vacuumed (visibility map set, so index-only scans skip the table),
@@ -25,6 +26,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 4);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
 const UNVACUUMED = Number(process.env.BENCH_UNVACUUMED ?? 1);
 const EXPLAIN = process.env.BENCH_EXPLAIN === '1';
+const ONLY_QUERIES = process.env.BENCH_QUERY ?? '';
 const KEY = `bench-${Date.now()}-key-0123456789`;
 // The runs carry their user's email (as a started run does); the filter asks for it in another case.
 const EMAIL = 'bench.user@example.test';
@@ -87,7 +89,8 @@ try {
   };
   const figures = [];
   let worst = 0;
-  for (const [title, query] of Object.entries(queries)) {
+  const measured = Object.entries(queries).filter(([title]) => title.includes(ONLY_QUERIES));
+  for (const [title, query] of measured) {
     process.stderr.write(`  ${title}...\n`);
     const path = (n) => `/v1/agents/${agentId}/runs${typeof query === 'function' ? query(n) : query}`;
     if (EXPLAIN) await explain(pg, agentId, me.user_id, new URL(path(0), system.url).searchParams);

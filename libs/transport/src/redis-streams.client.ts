@@ -6,6 +6,7 @@ import Redis from 'ioredis';
 import { Observable, defer, mergeMap } from 'rxjs';
 import { RpcMetadata, encodeRequest, fieldMap } from './rpc-message';
 import { replyStreamKey, requestStreamKey, serviceOfPattern } from './stream-keys';
+import { holdWritesForThisTurn } from './write-coalescing';
 
 export interface RedisStreamsClientOptions {
   url: string;
@@ -100,7 +101,8 @@ export class RedisStreamsClient extends ClientProxy {
       return () => this.forget(id);
     }
     const stream = requestStreamKey(this.options.prefix, serviceOfPattern(pattern));
-    this.writer!
+    holdWritesForThisTurn(this.writer);
+    this.writer
       .xadd(stream, 'MAXLEN', '~', this.options.maxStreamLength ?? 100_000, '*', ...fields)
       .catch((error: Error) => {
         this.settle(id, { err: toProblem(new ServiceUnavailableError(`Message bus unavailable: ${error.message}`)) });

@@ -6,6 +6,7 @@ import { problemFromCode, ProblemCode } from '@aas/problem-details';
 import Redis from 'ioredis';
 import { RpcMetadata, RpcRequestEntry, decodeRequest } from './rpc-message';
 import { consumerAliveKey, requestStreamKey } from './stream-keys';
+import { holdWritesForThisTurn } from './write-coalescing';
 import { StreamsRpcContext } from './streams-rpc.context';
 
 export interface RedisStreamsServerOptions {
@@ -204,6 +205,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     }
     const { request, packet } = answer;
     const body = JSON.stringify({ id: request.id, err: packet.err ?? null, response: packet.response ?? null });
+    holdWritesForThisTurn(this.writer!);
     await (this.writer as Redis & AnswerCommand).rpcAnswer(this.streamKey, request.replyTo, this.options.service, entryId, body);
   }
 
