@@ -3,12 +3,12 @@
 // process (bench/reference/agents-server.mjs) measured in the same run, as the reference.
 //   BENCH_SECONDS (default 10 per measurement), BENCH_CONNECTIONS (default 50)
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { report } from './support/report.mjs';
 import { api, startSystem } from './support/system.mjs';
+import { cpuUsed, processCpu } from './support/cpu.mjs';
 
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
@@ -24,12 +24,6 @@ async function load(title, options) {
   const bad = result.non2xx + result.errors + result.timeouts;
   if (bad > 0) throw new Error(`${title}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
   return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total };
-}
-
-/** CPU time (user + system) a process has used, in ms (Linux /proc). */
-function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 async function startReference(databaseUrl) {
@@ -53,9 +47,10 @@ try {
   const agentId = (await api(system.url, KEY, 'POST', '/v1/agents', {})).body.agent.agent_id;
   const headers = { 'x-api-key': KEY };
   await load('warm-up', { url: `${system.url}/v1/agents/${agentId}`, headers, duration: 2 });
-  const cpuBefore = system.processes.map((p) => cpuMs(p.pid));
+  const cpuBefore = processCpu();
   const get = await load('gateway GET /v1/agents/{id}', { url: `${system.url}/v1/agents/${agentId}`, headers });
-  const cpuPerGet = system.processes.map((p, i) => ({ app: p.app, us: Math.round(((cpuMs(p.pid) - cpuBefore[i]) * 1000) / get.total) }));
+  const cpu = cpuUsed(cpuBefore, processCpu(), system) ?? {};
+  const cpuPerGet = [...system.processes.map((p) => p.app), 'postgres', 'redis'].map((app) => ({ app, us: Math.round((cpu[app] * 1e6) / get.total) }));
   const post = await load('gateway POST /v1/agents', {
     url: `${system.url}/v1/agents`,
     method: 'POST',

@@ -15,6 +15,7 @@
 import { createRequire } from 'node:module';
 import { report } from './support/report.mjs';
 import { api, startSystem } from './support/system.mjs';
+import { cpuUsed, processCpu } from './support/cpu.mjs';
 
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
@@ -27,6 +28,8 @@ const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
 const UNVACUUMED = Number(process.env.BENCH_UNVACUUMED ?? 1);
 const EXPLAIN = process.env.BENCH_EXPLAIN === '1';
 const ONLY_QUERIES = process.env.BENCH_QUERY ?? '';
+// What each request costs where (autocannon, in this process, is left out).
+const CPU_PARTS = ['api-gateway', 'runs-service', 'postgres', 'redis'];
 const KEY = `bench-${Date.now()}-key-0123456789`;
 // The runs carry their user's email (as a started run does); the filter asks for it in another case.
 const EMAIL = 'bench.user@example.test';
@@ -102,10 +105,16 @@ try {
       requests: [{ setupRequest: (request) => ({ ...request, path: path(sent++) }) }],
     };
     if (WARMUP_SECONDS > 0) await autocannon({ ...load, duration: WARMUP_SECONDS });
+    const cpuBefore = processCpu();
     const result = await autocannon({ ...load, duration: SECONDS });
+    const cpu = cpuUsed(cpuBefore, processCpu(), system);
     if (result.non2xx + result.errors > 0) throw new Error(`${title}: ${result.non2xx} non-2xx, ${result.errors} errors`);
     worst = Math.max(worst, result.latency.p99);
     figures.push({ metric: `run list ${title}: p50 / p99`, value: `${result.latency.p50} / ${result.latency.p99}`, unit: 'ms' });
+    if (cpu) {
+      const perRequest = CPU_PARTS.map((part) => Math.round((cpu[part] * 1e6) / result.requests.total)).join(' / ');
+      figures.push({ metric: `  CPU per request: ${CPU_PARTS.join(' / ')}`, value: perRequest, unit: 'µs' });
+    }
   }
   figures.push({ metric: `run list, ${RUNS} runs: worst p99 of any filter`, value: worst, unit: 'ms', target: '< 50 ms' });
   report('run-list', figures);

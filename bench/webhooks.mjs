@@ -18,13 +18,13 @@
 // request carries both signatures, verifies a sample of them, and answers 204 (after the scenario's
 // delay, on a timer: the request stays open meanwhile).
 import { createHmac } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { report } from './support/report.mjs';
 import { api, startSystem } from './support/system.mjs';
+import { cpuUsed, processCpu } from './support/cpu.mjs';
 
 const require = createRequire(import.meta.url);
 const { Client } = require('pg');
@@ -70,46 +70,17 @@ function verify(headers, body) {
   return headers['x-service-signature'] === service && headers['webhook-signature'].split(' ').includes(standard);
 }
 
-/** CPU seconds used so far by every process on the machine, with its name (Linux; elsewhere empty). */
-function processCpu() {
-  const all = new Map();
-  try {
-    for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-        // A PostgreSQL backend names its database in its title: one serving another database is not ours.
-        const title = comm === 'postgres' ? readFileSync(`/proc/${pid}/cmdline`, 'utf8') : '';
-        all.set(Number(pid), { comm, title, seconds: (Number(fields[11]) + Number(fields[12])) / 100 });
-      } catch {
-        // exited meanwhile
-      }
-    }
-  } catch {
-    // no /proc
-  }
-  return all;
-}
-
 /**
  * CPU used between two processCpu() snapshots, in cores: the delivery processes, this process (the
- * receiver), the benchmark's other apps, PostgreSQL (its own backends, WAL writer, checkpointer,
- * autovacuum...), Redis, and anything else on the machine (another benchmark or test run skews the
- * figures: this shows it). A process that exited meanwhile is left out.
+ * receiver), the benchmark's other apps, PostgreSQL, Redis, and anything else on the machine.
  */
 function cpuBetween(before, after, seconds, system) {
-  const groupOf = new Map(system.processes.map((p) => [p.pid, p.app === 'webhook-delivery' ? 'workers' : 'apps']));
-  groupOf.set(process.pid, 'receiver');
-  const database = new URL(system.databaseUrl).pathname.slice(1);
-  const ours = (title) => !/ postgres \S+ \S+\(\d+\)/.test(title) || title.includes(` ${database} `);
-  const cores = { workers: 0, receiver: 0, apps: 0, postgres: 0, redis: 0, unrelated: 0 };
-  for (const [pid, { comm, title, seconds: used }] of after) {
-    const shared = comm === 'postgres' && ours(title) ? 'postgres' : comm.startsWith('redis-server') ? 'redis' : 'unrelated';
-    const group = groupOf.get(pid) ?? shared;
-    cores[group] += (used - (before.get(pid)?.seconds ?? 0)) / seconds;
-  }
-  return after.size > 0 ? cores : undefined;
+  const used = cpuUsed(before, after, system);
+  if (!used) return undefined;
+  const { 'webhook-delivery': workers = 0, bench, postgres, redis, unrelated, ...apps } = used;
+  const cores = (s) => s / seconds;
+  const others = Object.values(apps).reduce((sum, s) => sum + s, 0);
+  return { workers: cores(workers), receiver: cores(bench), apps: cores(others), postgres: cores(postgres), redis: cores(redis), unrelated: cores(unrelated) };
 }
 
 async function measure(scenario, workers, port) {

@@ -426,6 +426,19 @@ describe('Agents through the gateway', () => {
     });
   });
 
+  it('keeps the HTTP contract of the agent reads it relays unparsed: JSON with its charset and length, errors as Problem Details', async () => {
+    const user = await newUser('relay');
+    const agent = await createAgent(user);
+    for (const path of [`/v1/agents/${agent.agent_id}`, '/v1/agents']) {
+      const res = await http(base, 'GET', path, { key: user.key });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(JSON.stringify(res.body))));
+    }
+    expect((await http(base, 'GET', `/v1/agents/${agent.agent_id}`, { key: user.key })).body).toEqual({ agent });
+    expectProblem(await http(base, 'GET', `/v1/agents/${randomUUID()}`, { key: user.key }), 404);
+  });
+
   it('shows a second user none of the first user’s agents, workspaces or instructions', async () => {
     const first = await newUser('isolation-first');
     const second = await newUser('isolation-second');

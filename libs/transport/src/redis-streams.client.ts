@@ -4,7 +4,7 @@ import { ClientProxy, ReadPacket, WritePacket } from '@nestjs/microservices';
 import { GatewayTimeoutError, ServiceUnavailableError, toProblem } from '@aas/problem-details';
 import Redis from 'ioredis';
 import { Observable, defer, mergeMap } from 'rxjs';
-import { RpcMetadata, encodeRequest, fieldMap } from './rpc-message';
+import { RpcMetadata, decodeReply, encodeRequest } from './rpc-message';
 import { replyStreamKey, requestStreamKey, serviceOfPattern } from './stream-keys';
 import { holdWritesForThisTurn } from './write-coalescing';
 
@@ -20,7 +20,12 @@ export interface RedisStreamsClientOptions {
 interface PendingReply {
   callback: (packet: WritePacket) => void;
   timer: NodeJS.Timeout;
+  /** The caller takes the response as JSON text, unparsed. */
+  asJson: boolean;
 }
+
+/** A request as this client sends it: `asJson` asks for the response as JSON text, unparsed. */
+export type StreamsReadPacket = ReadPacket & { metadata?: RpcMetadata; asJson?: boolean };
 
 type Entry = [id: string, fields: string[]];
 
@@ -63,14 +68,17 @@ export class RedisStreamsClient extends ClientProxy {
     return { reader: this.reader, writer: this.writer } as T;
   }
 
-  /** Like `send`, with metadata (the request id) carried beside the payload. */
-  request<TResult>(pattern: string, data: unknown, metadata: RpcMetadata = {}): Observable<TResult> {
+  /**
+   * Like `send`, with metadata (the request id) carried beside the payload. With `asJson`, the
+   * response comes as the service's JSON text, to be passed on without a parse.
+   */
+  request<TResult>(pattern: string, data: unknown, metadata: RpcMetadata = {}, asJson = false): Observable<TResult> {
     return defer(() => this.connect()).pipe(
       mergeMap(
         () =>
           new Observable<TResult>((observer) => {
             const callback = this.createObserver(observer);
-            return this.publish({ pattern, data, metadata } as ReadPacket, callback);
+            return this.publish({ pattern, data, metadata, asJson } as StreamsReadPacket, callback);
           }),
       ),
     );
@@ -83,9 +91,10 @@ export class RedisStreamsClient extends ClientProxy {
     const timer = setTimeout(() => {
       this.settle(id, { err: toProblem(new GatewayTimeoutError(`No reply to ${pattern} within ${timeoutMs} ms`)) });
     }, timeoutMs);
-    this.pending.set(id, { callback, timer });
+    const { metadata: given, asJson = false } = packet as StreamsReadPacket;
+    this.pending.set(id, { callback, timer, asJson });
 
-    const metadata: RpcMetadata = { ...(packet as ReadPacket & { metadata?: RpcMetadata }).metadata };
+    const metadata: RpcMetadata = { ...given };
     // The caller's trace continues in the service (a no-op unless tracing is on).
     propagation.inject(context.active(), metadata);
     const fields = encodeRequest({
@@ -95,6 +104,7 @@ export class RedisStreamsClient extends ClientProxy {
       metadata,
       replyTo: this.replyKey,
       deadline: Date.now() + timeoutMs,
+      replyFormat: 'fields',
     });
     if (this.writer?.status !== 'ready') {
       this.settle(id, { err: toProblem(new ServiceUnavailableError('Message bus (Redis) is not reachable')) });
@@ -143,7 +153,7 @@ export class RedisStreamsClient extends ClientProxy {
       const entries = result?.[0]?.[1] ?? [];
       for (const [entryId, fields] of entries) {
         lastId = entryId;
-        this.deliver(fieldMap(fields).reply);
+        this.deliver(fields);
       }
       // Replies read are dropped now and then rather than after every read: a round trip saved per read under load.
       if (entries.length > 0 && Date.now() - trimmedAt >= REPLY_TRIM_INTERVAL_MS) {
@@ -153,10 +163,13 @@ export class RedisStreamsClient extends ClientProxy {
     }
   }
 
-  private deliver(raw: string | undefined): void {
-    if (!raw) return;
-    const reply = JSON.parse(raw) as { id: string; err: unknown; response: unknown };
-    this.settle(reply.id, { err: reply.err ?? undefined, response: reply.response ?? undefined });
+  private deliver(fields: string[]): void {
+    const reply = decodeReply(fields);
+    const pending = reply && this.pending.get(reply.id);
+    if (!pending) return;
+    if (reply.err !== undefined) return this.settle(reply.id, { err: reply.err });
+    const json = reply.responseJson!;
+    this.settle(reply.id, { response: pending.asJson ? json : (JSON.parse(json) ?? undefined) });
   }
 
   private settle(id: string, packet: Omit<WritePacket, 'isDisposed'>): void {

@@ -7,6 +7,7 @@ import { firstValueFrom } from 'rxjs';
 import { isolatedInfra } from '../../../test/support/isolated-infra';
 import { RedisStreamsClient } from './redis-streams.client';
 import { RedisStreamsServer } from './redis-streams.server';
+import { encodeRequest } from './rpc-message';
 import { requestStreamKey } from './stream-keys';
 
 const infra = isolatedInfra();
@@ -133,5 +134,29 @@ describe(RedisStreamsServer.name, () => {
     const error = await firstValueFrom(sut.request('nobody.things.do', {})).catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 504 });
     expect(Date.now() - started).toBeLessThan(2_000);
+  });
+  it('gives a response as the JSON text the service sent when asked to, and errors as Problem Details either way', async () => {
+    open.push(await startReplica(1));
+    const sut = client(10_000);
+    open.push(sut);
+    const json = await firstValueFrom(sut.request<string>('counter.items.handle', { n: 7 }, {}, true));
+    expect(json).toBe('{"n":7,"replica":1}');
+    for (const asJson of [true, false]) {
+      const failed = await firstValueFrom(sut.request('counter.items.missing', {}, {}, asJson)).catch((e: unknown) => e);
+      expect(failed).toMatchObject({ status: 404, type: 'urn:aas:problem:not-found' });
+    }
+  });
+
+  it('answers a client from before reply fields (no format field) with one reply envelope', async () => {
+    open.push(await startReplica(1));
+    const redis = new Redis(infra.redisUrl);
+    open.push({ close: () => redis.quit() });
+    const replyTo = `${infra.redisPrefix}:rpc:reply:old-client`;
+    const request = { id: 'old-1', pattern: 'counter.items.handle', data: { n: 3 }, metadata: {}, replyTo, deadline: Date.now() + 10_000 };
+    await redis.xadd(requestStreamKey(infra.redisPrefix, 'counter'), '*', ...encodeRequest(request));
+    const result = (await redis.xread('BLOCK', 5000, 'STREAMS', replyTo, '0')) as [string, [string, string[]][]][];
+    const [[, fields]] = result[0][1];
+    expect(fields[0]).toBe('reply');
+    expect(JSON.parse(fields[1])).toEqual({ id: 'old-1', err: null, response: { n: 3, replica: 1 } });
   });
 });

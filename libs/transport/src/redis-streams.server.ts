@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { CustomTransportStrategy, Server, WritePacket } from '@nestjs/microservices';
 import { problemFromCode, ProblemCode } from '@aas/problem-details';
 import Redis from 'ioredis';
-import { RpcMetadata, RpcRequestEntry, decodeRequest } from './rpc-message';
+import { RpcMetadata, RpcRequestEntry, decodeRequest, encodeReply } from './rpc-message';
 import { consumerAliveKey, requestStreamKey } from './stream-keys';
 import { holdWritesForThisTurn } from './write-coalescing';
 import { StreamsRpcContext } from './streams-rpc.context';
@@ -33,18 +33,18 @@ const tracer = trace.getTracer('@aas/transport');
 
 /**
  * Answers a request and removes it from the request stream, atomically and in one command.
- * KEYS: request stream, reply stream. ARGV: consumer group, entry id, reply body. A reply
+ * KEYS: request stream, reply stream. ARGV: consumer group, entry id, the reply's fields. A reply
  * stream belongs to one client instance; it expires once that client is gone.
  */
 const ANSWER_SCRIPT = `
-redis.call('XADD', KEYS[2], 'MAXLEN', '~', 10000, '*', 'reply', ARGV[3])
+redis.call('XADD', KEYS[2], 'MAXLEN', '~', 10000, '*', unpack(ARGV, 3))
 redis.call('PEXPIRE', KEYS[2], 300000)
 redis.call('XACK', KEYS[1], ARGV[1], ARGV[2])
 redis.call('XDEL', KEYS[1], ARGV[2])
 `;
 
 interface AnswerCommand {
-  rpcAnswer(requestStream: string, replyStream: string, group: string, entryId: string, body: string): Promise<unknown>;
+  rpcAnswer(requestStream: string, replyStream: string, group: string, entryId: string, ...replyFields: string[]): Promise<unknown>;
 }
 
 /**
@@ -203,10 +203,9 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
       await this.writer!.multi().xack(this.streamKey, this.options.service, entryId).xdel(this.streamKey, entryId).exec();
       return;
     }
-    const { request, packet } = answer;
-    const body = JSON.stringify({ id: request.id, err: packet.err ?? null, response: packet.response ?? null });
+    const fields = encodeReply(answer.request, answer.packet);
     holdWritesForThisTurn(this.writer!);
-    await (this.writer as Redis & AnswerCommand).rpcAnswer(this.streamKey, request.replyTo, this.options.service, entryId, body);
+    await (this.writer as Redis & AnswerCommand).rpcAnswer(this.streamKey, answer.request.replyTo, this.options.service, entryId, ...fields);
   }
 
   private aliveKey(consumer: string): string {

@@ -1,4 +1,4 @@
-import { RpcRequestEntry, decodeRequest, encodeRequest, fieldMap } from './rpc-message';
+import { RpcRequestEntry, decodeReply, decodeRequest, encodeReply, encodeRequest, fieldMap } from './rpc-message';
 import { replyStreamKey, requestStreamKey, serviceOfPattern } from './stream-keys';
 
 const entry: RpcRequestEntry = {
@@ -23,6 +23,12 @@ describe('encodeRequest / decodeRequest', () => {
     const fields = encodeRequest(entry);
     expect(fields.every((f) => typeof f === 'string')).toBe(true);
     expect(decodeRequest(fields)).toEqual(entry);
+  });
+
+  it('carries the reply format a client asks for, and none for a client that does not', () => {
+    expect(decodeRequest(encodeRequest({ ...entry, replyFormat: 'fields' }))?.replyFormat).toBe('fields');
+    expect(decodeRequest(encodeRequest(entry))).not.toHaveProperty('replyFormat');
+    expect(decodeRequest(withField('format', 'something-else'))).not.toHaveProperty('replyFormat');
   });
 
   it('encodes undefined data as null', () => {
@@ -81,5 +87,37 @@ describe('requestStreamKey / replyStreamKey', () => {
     expect(reply.endsWith('agents')).toBe(true);
     expect(request).not.toBe(reply);
     expect(requestStreamKey('tenant-b', 'agents')).not.toBe(request);
+  });
+});
+
+describe('encodeReply / decodeReply', () => {
+  const problem = { type: 'urn:aas:problem:not-found', title: 'Not Found', status: 404, detail: 'Item 42 was not found' };
+  const response = { name: 'Zoë 🚀', list: [1, null], quote: 'a "b"' };
+
+  it.each([
+    ['fields', { ...entry, replyFormat: 'fields' as const }],
+    ['one envelope', entry],
+  ])('round-trips a response as its JSON text (%s)', (_, request) => {
+    const reply = decodeReply((encodeReply(request, { response })));
+    expect(reply?.id).toBe(entry.id);
+    expect(reply?.err).toBeUndefined();
+    expect(JSON.parse(reply!.responseJson!)).toEqual(response);
+  });
+
+  it('sends the response JSON as its own field, untouched, when the client reads fields', () => {
+    const fields = encodeReply({ ...entry, replyFormat: 'fields' }, { response });
+    expect(fields).toEqual(['id', entry.id, 'response', JSON.stringify(response)]);
+  });
+
+  it.each([['fields' as const], [undefined]])('round-trips an error (format %s), and an empty response as null', (replyFormat) => {
+    const request = { ...entry, replyFormat };
+    expect(decodeReply((encodeReply(request, { err: problem, response: 'ignored' })))).toEqual({ id: entry.id, err: problem });
+    expect(decodeReply((encodeReply(request, {})))?.responseJson).toBe('null');
+  });
+
+  it('ignores what is not a reply', () => {
+    expect(decodeReply((['other', 'x']))).toBeUndefined();
+    expect(decodeReply((['reply', '{"id":']))).toBeUndefined();
+    expect(decodeReply((['id', 'i', 'err', 'not json']))).toBeUndefined();
   });
 });

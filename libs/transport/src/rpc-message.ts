@@ -17,6 +17,11 @@ export interface RpcRequestEntry {
   replyTo: string;
   /** Epoch ms after which the caller has given up; the request is then dropped, never run. */
   deadline: number;
+  /**
+   * 'fields': the caller reads the answer as separate fields, the response's JSON apart, so it can
+   * pass it on unparsed. Absent (callers before it): one 'reply' field holding the whole answer.
+   */
+  replyFormat?: 'fields';
 }
 
 export function encodeRequest(entry: RpcRequestEntry): string[] {
@@ -27,6 +32,7 @@ export function encodeRequest(entry: RpcRequestEntry): string[] {
     'metadata', JSON.stringify(entry.metadata),
     'reply', entry.replyTo,
     'deadline', String(entry.deadline),
+    ...(entry.replyFormat ? ['format', entry.replyFormat] : []),
   ];
 }
 
@@ -42,6 +48,7 @@ export function decodeRequest(fields: string[]): RpcRequestEntry | undefined {
       metadata: JSON.parse(map.metadata ?? '{}') as RpcMetadata,
       replyTo: map.reply,
       deadline,
+      ...(map.format === 'fields' ? { replyFormat: 'fields' as const } : {}),
     };
   } catch {
     return undefined;
@@ -52,4 +59,45 @@ export function fieldMap(fields: string[]): Record<string, string> {
   const map: Record<string, string> = {};
   for (let i = 0; i + 1 < fields.length; i += 2) map[fields[i]] = fields[i + 1];
   return map;
+}
+
+/** An answer: a Problem Details error, or the handler's response. */
+export interface RpcAnswer {
+  err?: unknown;
+  response?: unknown;
+}
+
+/** The fields of the reply stream entry answering `request`, in the format it asked for. */
+export function encodeReply(request: RpcRequestEntry, answer: RpcAnswer): string[] {
+  const failed = answer.err !== undefined && answer.err !== null;
+  if (request.replyFormat !== 'fields') {
+    return ['reply', JSON.stringify({ id: request.id, err: failed ? answer.err : null, response: answer.response ?? null })];
+  }
+  return failed
+    ? ['id', request.id, 'err', JSON.stringify(answer.err)]
+    : ['id', request.id, 'response', JSON.stringify(answer.response ?? null)];
+}
+
+/** A reply read back, its response still JSON text, for the caller to parse or pass on. */
+export interface DecodedReply {
+  id: string;
+  err?: unknown;
+  responseJson?: string;
+}
+
+/** Reads a reply stream entry of either format; undefined when it is not one. */
+export function decodeReply(fields: string[]): DecodedReply | undefined {
+  const map = fieldMap(fields);
+  try {
+    if (map.reply) {
+      const reply = JSON.parse(map.reply) as { id: string; err: unknown; response: unknown };
+      return reply.err !== null && reply.err !== undefined
+        ? { id: reply.id, err: reply.err }
+        : { id: reply.id, responseJson: JSON.stringify(reply.response ?? null) };
+    }
+    if (!map.id) return undefined;
+    return map.err !== undefined ? { id: map.id, err: JSON.parse(map.err) } : { id: map.id, responseJson: map.response ?? 'null' };
+  } catch {
+    return undefined;
+  }
 }

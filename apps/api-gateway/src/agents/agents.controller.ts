@@ -17,8 +17,9 @@ import {
   SuccessResponse,
 } from '@aas/contracts';
 import { CallerId, RequestId } from '../auth/caller';
+import { RelaysJson } from '../http/relays-json';
 import { ApiProblems } from '../openapi/api-problems.decorator';
-import { ServiceClient } from '@aas/platform';
+import { JsonBody, ServiceClient } from '@aas/platform';
 
 @ApiTags('Agents')
 @Controller('v1/agents')
@@ -29,12 +30,13 @@ export class AgentsController {
   @ApiOperation({ summary: 'List the agents of the caller, a page at a time' })
   @ApiOkResponse({ type: AgentListResponse })
   @ApiProblems(400, 401)
+  @RelaysJson()
   list(
     @CallerId() userId: string,
     @RequestId() requestId: string,
     @Query() query: ListAgentsQuery,
-  ): Promise<AgentListResponse> {
-    return this.services.request(AgentsPatterns.ListAgents, { ...query, user_id: userId }, requestId);
+  ): Promise<JsonBody<AgentListResponse>> {
+    return this.services.requestJson(AgentsPatterns.ListAgents, { ...query, user_id: userId }, requestId);
   }
 
   @Post()
@@ -55,12 +57,13 @@ export class AgentsController {
   @ApiParam({ name: 'agent_id', format: 'uuid' })
   @ApiOkResponse({ type: AgentResponse })
   @ApiProblems(401, 404)
+  @RelaysJson()
   get(
     @CallerId() userId: string,
     @RequestId() requestId: string,
     @Param('agent_id') agentId: string,
-  ): Promise<AgentResponse> {
-    return this.services.request(AgentsPatterns.GetAgent, { user_id: userId, agent_id: agentId }, requestId);
+  ): Promise<JsonBody<AgentResponse>> {
+    return this.services.requestJson(AgentsPatterns.GetAgent, { user_id: userId, agent_id: agentId }, requestId);
   }
 
   @Delete(':agent_id')

@@ -19,8 +19,9 @@ import {
   StartRunRequest,
   SuccessResponse,
 } from '@aas/contracts';
-import { ServiceClient } from '@aas/platform';
+import { JsonBody, ServiceClient } from '@aas/platform';
 import { CallerId, RequestId } from '../auth/caller';
+import { RelaysJson } from '../http/relays-json';
 import { ApiProblems } from '../openapi/api-problems.decorator';
 
 @ApiTags('Runs')
@@ -33,13 +34,14 @@ export class RunsController {
   @ApiOperation({ summary: "List an agent's runs, newest first, with filters" })
   @ApiOkResponse({ type: RunListResponse })
   @ApiProblems(400, 401, 404)
+  @RelaysJson()
   list(
     @CallerId() userId: string,
     @RequestId() requestId: string,
     @Param('agent_id') agentId: string,
     @Query() query: ListRunsQuery,
-  ): Promise<RunListResponse> {
-    return this.services.request(RunsPatterns.ListRuns, { ...query, user_id: userId, agent_id: agentId }, requestId);
+  ): Promise<JsonBody<RunListResponse>> {
+    return this.services.requestJson(RunsPatterns.ListRuns, { ...query, user_id: userId, agent_id: agentId }, requestId);
   }
 
   @Post()
@@ -71,13 +73,14 @@ export class RunsController {
   @ApiOperation({ summary: 'One run' })
   @ApiOkResponse({ type: RunResponse })
   @ApiProblems(401, 404)
+  @RelaysJson()
   get(
     @CallerId() userId: string,
     @RequestId() requestId: string,
     @Param('agent_id') agentId: string,
     @Param('run_id') runId: string,
-  ): Promise<RunResponse> {
-    return this.services.request(RunsPatterns.GetRun, { user_id: userId, agent_id: agentId, run_id: runId }, requestId);
+  ): Promise<JsonBody<RunResponse>> {
+    return this.services.requestJson(RunsPatterns.GetRun, { user_id: userId, agent_id: agentId, run_id: runId }, requestId);
   }
 
   @Delete(':run_id')
@@ -117,14 +120,15 @@ export class RunsController {
   @ApiOperation({ summary: "A run's recorded events in index order" })
   @ApiOkResponse({ type: RunEventsResponse })
   @ApiProblems(400, 401, 404)
+  @RelaysJson()
   events(
     @CallerId() userId: string,
     @RequestId() requestId: string,
     @Param('agent_id') agentId: string,
     @Param('run_id') runId: string,
     @Query() query: RunEventsQuery,
-  ): Promise<RunEventsResponse> {
-    return this.services.request(
+  ): Promise<JsonBody<RunEventsResponse>> {
+    return this.services.requestJson(
       RunsPatterns.ListRunEvents,
       { ...query, user_id: userId, agent_id: agentId, run_id: runId },
       requestId,

@@ -20,14 +20,28 @@ export class ServiceClient implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** `requestId` defaults to the request the caller is handling, if any. */
-  async request<TResult>(pattern: string, payload: object, requestId?: string): Promise<TResult> {
+  request<TResult>(pattern: string, payload: object, requestId?: string): Promise<TResult> {
+    return this.call<TResult>(pattern, payload, requestId, false);
+  }
+
+  /**
+   * The response as the service's JSON text, for a gateway route to send on as it is:
+   * no parse and no serialisation of what it only relays. Errors as from `request`.
+   */
+  requestJson<TResult>(pattern: string, payload: object, requestId?: string): Promise<JsonBody<TResult>> {
+    return this.call<JsonBody<TResult>>(pattern, payload, requestId, true);
+  }
+
+  private async call<TResult>(pattern: string, payload: object, requestId: string | undefined, asJson: boolean): Promise<TResult> {
+    const metadata = { request_id: requestId ?? currentRequestId() };
     try {
-      return await firstValueFrom(this.client.request<TResult>(pattern, payload, { request_id: requestId ?? currentRequestId() }), {
-        defaultValue: null as TResult,
-      });
+      return await firstValueFrom(this.client.request<TResult>(pattern, payload, metadata, asJson), { defaultValue: null as TResult });
     } catch (error) {
       if (isProblemDetail(error)) throw new RemoteProblemError(error as ProblemDetail);
       throw error;
     }
   }
 }
+
+/** A JSON document of type T, as text. */
+export type JsonBody<T> = string & { readonly jsonOf?: T };
