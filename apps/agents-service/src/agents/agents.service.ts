@@ -9,10 +9,9 @@ import {
   SuccessResponse,
 } from '@aas/contracts';
 import { ConflictError, ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
-import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { isUuid } from '../common/is-uuid';
-import { OutboxRelay, PreparedEntityQuery } from '@aas/platform';
-import { UserEntity } from '../users/user.entity';
+import { OutboxRelay, PreparedEntityQuery, entityFromRow } from '@aas/platform';
 import { defaultWorkspaceOf } from '../workspaces/default-workspace';
 import { WorkspaceEntity } from '../workspaces/workspace.entity';
 import { decodeAgentCursor, encodeAgentCursor } from './agent-cursor';
@@ -63,24 +62,23 @@ export class AgentsService {
       if (message.derived_from_agent_id !== undefined && !(await this.owns(manager, userId, message.derived_from_agent_id))) {
         throw invalid('derived_from_agent_id', 'derived_from_agent_id is not one of your agents');
       }
-      const inserted = await manager
-        .createQueryBuilder()
-        .insert()
-        .into(AgentEntity)
-        .values({
-          id: message.agent_id ?? crypto.randomUUID(),
+      // One statement for the agent with its defaults, and for the end of the user's onboarding (a no-op
+      // after the first agent; undone with the rest if the id is taken).
+      const [row] = await manager.query(
+        `WITH onboarded AS (UPDATE users SET onboarded_at = now() WHERE id = $2 AND onboarded_at IS NULL)
+         INSERT INTO agents (id, user_id, workspace_id, owner_user_id, is_subagent, derived_from_agent_id)
+         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING RETURNING *`,
+        [
+          message.agent_id ?? crypto.randomUUID(),
           userId,
           workspaceId,
-          ownerUserId: message.owner_user_id ?? null,
-          isSubagent: message.is_subagent ?? false,
-          derivedFromAgentId: message.derived_from_agent_id ?? null,
-        })
-        .orIgnore()
-        .returning('id')
-        .execute();
-      if (inserted.raw.length === 0) throw new ConflictError(`An agent with id ${message.agent_id} already exists`);
-      await manager.update(UserEntity, { id: userId, onboardedAt: IsNull() }, { onboardedAt: new Date() });
-      return manager.findOneByOrFail(AgentEntity, { id: inserted.raw[0].id });
+          message.owner_user_id ?? null,
+          message.is_subagent ?? false,
+          message.derived_from_agent_id ?? null,
+        ],
+      );
+      if (!row) throw new ConflictError(`An agent with id ${message.agent_id} already exists`);
+      return entityFromRow(this.dataSource, AgentEntity, row);
     });
     return toAgentDto(agent);
   }

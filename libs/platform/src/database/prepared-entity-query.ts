@@ -27,18 +27,27 @@ export class PreparedEntityQuery<E extends ObjectLiteral> {
   async many(values: unknown[]): Promise<E[]> {
     const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
     const { rows } = await pool.query({ name: this.name, text: this.text, values });
-    return rows.map((row: Record<string, unknown>) => this.hydrate(row));
+    return rows.map((row: Record<string, unknown>) => entityFromRow(this.dataSource, this.metadata, row));
   }
 
   async one(values: unknown[]): Promise<E | null> {
     return (await this.many(values))[0] ?? null;
   }
+}
 
-  private hydrate(row: Record<string, unknown>): E {
-    const entity = this.metadata.create() as E;
-    for (const column of this.metadata.columns) {
-      column.setEntityValue(entity, this.dataSource.driver.prepareHydratedValue(row[column.databaseName], column));
-    }
-    return entity;
+/**
+ * An entity from a row of its table as pg returns it (columns by their database names, e.g.
+ * from RETURNING *), converted as TypeORM converts what it loads.
+ */
+export function entityFromRow<E extends ObjectLiteral>(
+  dataSource: DataSource,
+  entity: EntityTarget<E> | EntityMetadata,
+  row: Record<string, unknown>,
+): E {
+  const metadata = entity instanceof EntityMetadata ? entity : dataSource.getMetadata(entity);
+  const hydrated = metadata.create() as E;
+  for (const column of metadata.columns) {
+    column.setEntityValue(hydrated, dataSource.driver.prepareHydratedValue(row[column.databaseName], column));
   }
+  return hydrated;
 }
