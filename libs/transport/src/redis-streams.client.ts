@@ -169,7 +169,13 @@ export class RedisStreamsClient extends ClientProxy {
     if (!pending) return;
     if (reply.err !== undefined) return this.settle(reply.id, { err: reply.err });
     const json = reply.responseJson!;
-    this.settle(reply.id, { response: pending.asJson ? json : (JSON.parse(json) ?? undefined) });
+    if (pending.asJson) return this.settle(reply.id, { response: json });
+    try {
+      this.settle(reply.id, { response: JSON.parse(json) ?? undefined });
+    } catch {
+      // Not thrown on: the read loop serves every other caller's reply.
+      this.settle(reply.id, { err: toProblem(new ServiceUnavailableError(`Malformed reply to request ${reply.id}`)) });
+    }
   }
 
   private settle(id: string, packet: Omit<WritePacket, 'isDisposed'>): void {

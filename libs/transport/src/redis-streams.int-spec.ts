@@ -7,7 +7,7 @@ import { firstValueFrom } from 'rxjs';
 import { isolatedInfra } from '../../../test/support/isolated-infra';
 import { RedisStreamsClient } from './redis-streams.client';
 import { RedisStreamsServer } from './redis-streams.server';
-import { encodeRequest } from './rpc-message';
+import { decodeRequest, encodeRequest } from './rpc-message';
 import { requestStreamKey } from './stream-keys';
 
 const infra = isolatedInfra();
@@ -158,5 +158,17 @@ describe(RedisStreamsServer.name, () => {
     const [[, fields]] = result[0][1];
     expect(fields[0]).toBe('reply');
     expect(JSON.parse(fields[1])).toEqual({ id: 'old-1', err: null, response: { n: 3, replica: 1 } });
+  });
+  it('answers a malformed reply with 503, and goes on reading the replies after it', async () => {
+    open.push(await startReplica(1));
+    const sut = client(10_000);
+    const redis = new Redis(infra.redisUrl);
+    open.push(sut, { close: () => redis.quit() });
+    const failed = firstValueFrom(sut.request('impostor.items.answer', {})).catch((e: unknown) => e);
+    const read = (await redis.xread('BLOCK', 5000, 'STREAMS', requestStreamKey(infra.redisPrefix, 'impostor'), '0')) as [string, [string, string[]][]][];
+    const request = decodeRequest(read[0][1][0][1])!;
+    await redis.xadd(request.replyTo, '*', 'id', request.id, 'response', '{"n":');
+    expect(await failed).toMatchObject({ status: 503 });
+    expect(await firstValueFrom(sut.request('counter.items.handle', { n: 1 }))).toEqual({ n: 1, replica: 1 });
   });
 });
