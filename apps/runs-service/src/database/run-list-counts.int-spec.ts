@@ -1,9 +1,8 @@
-import { dataSourceOptions, ensureDatabase } from '@aas/platform';
 import { randomUUID } from 'node:crypto';
 import { Client, Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { isolatedInfra } from '../../../../test/support/isolated-infra';
-import { RUNS_SCHEMA } from './runs-schema';
+import { RunsTestDatabase, openRunsTestDatabase } from './runs-test-database';
 
 const infra = isolatedInfra();
 const USER = randomUUID();
@@ -15,19 +14,14 @@ describe('run_list_counts', () => {
   let pool: Pool;
   let runNumber = 0;
 
+  let database: RunsTestDatabase;
+
   beforeAll(async () => {
-    await ensureDatabase(infra.databaseUrl);
-    pool = new Pool({ connectionString: infra.databaseUrl, options: '-c search_path=runs', max: 6 });
-    // pool.end() does not wait for its connections to close, and dispose() cuts off what is left.
-    pool.on('error', () => undefined);
-    await pool.query('CREATE SCHEMA runs');
-    dataSource = new DataSource(dataSourceOptions({ ...RUNS_SCHEMA, url: infra.databaseUrl, poolSize: 2 }));
-    await dataSource.initialize();
-    await dataSource.runMigrations({ transaction: 'each' });
+    database = await openRunsTestDatabase(infra.databaseUrl);
+    ({ dataSource, pool } = database);
   });
   afterAll(async () => {
-    await pool?.end();
-    await dataSource?.destroy();
+    await database?.close();
     await infra.dispose();
   });
 

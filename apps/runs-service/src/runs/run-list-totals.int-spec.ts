@@ -1,10 +1,9 @@
 import { ListRunsMessage } from '@aas/contracts';
-import { dataSourceOptions, ensureDatabase } from '@aas/platform';
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { isolatedInfra } from '../../../../test/support/isolated-infra';
-import { RUNS_SCHEMA } from '../database/runs-schema';
+import { RunsTestDatabase, openRunsTestDatabase } from '../database/runs-test-database';
 import { RunEntity } from './run.entity';
 import { RunListTotals } from './run-list-totals';
 
@@ -18,19 +17,15 @@ describe('RunListTotals', () => {
   let totals: RunListTotals;
   let runNumber = 0;
 
+  let database: RunsTestDatabase;
+
   beforeAll(async () => {
-    await ensureDatabase(infra.databaseUrl);
-    pool = new Pool({ connectionString: infra.databaseUrl, options: '-c search_path=runs', max: 6 });
-    pool.on('error', () => undefined);
-    await pool.query('CREATE SCHEMA runs');
-    dataSource = new DataSource(dataSourceOptions({ ...RUNS_SCHEMA, url: infra.databaseUrl, poolSize: 4 }));
-    await dataSource.initialize();
-    await dataSource.runMigrations({ transaction: 'each' });
+    database = await openRunsTestDatabase(infra.databaseUrl);
+    ({ dataSource, pool } = database);
     totals = new RunListTotals(dataSource);
   });
   afterAll(async () => {
-    await pool?.end();
-    await dataSource?.destroy();
+    await database?.close();
     await infra.dispose();
   });
 
