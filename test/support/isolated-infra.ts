@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
-import { Client } from 'pg';
+import { Client, Pool } from 'pg';
 
 const PG_ADMIN_URL = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -11,6 +11,18 @@ export interface IsolatedInfra {
   redisUrl: string;
   redisPrefix: string;
   dispose(): Promise<void>;
+}
+
+/**
+ * A pg pool on a test database with `schema` first on the search path, for a test to look with.
+ * Errors of idle connections are ignored: dispose() drops the database WITH (FORCE), which cuts
+ * off connections that pool.end() has not finished closing, and an unheard pool error would fail
+ * whatever test is running.
+ */
+export function observerPool(databaseUrl: string, schema: string, max = 4): Pool {
+  const pool = new Pool({ connectionString: databaseUrl, options: `-c search_path=${schema}`, max });
+  pool.on('error', () => undefined);
+  return pool;
 }
 
 export function isolatedInfra(): IsolatedInfra {

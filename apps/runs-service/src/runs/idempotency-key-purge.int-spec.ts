@@ -4,7 +4,7 @@ import { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { eventually } from '../../../../test/support/eventually';
-import { isolatedInfra } from '../../../../test/support/isolated-infra';
+import { isolatedInfra, observerPool } from '../../../../test/support/isolated-infra';
 import { migrateRunsSchema, startRunsService } from '../runs-service.app';
 import { IdempotencyKeyPurge } from './idempotency-key-purge';
 import { PURGE_EVERY_MS, PURGE_IDEMPOTENCY_KEYS_JOB, PURGE_RUN_LIST_TOTALS_JOB, RUNS_MAINTENANCE_QUEUE } from './runs-maintenance.processor';
@@ -25,7 +25,7 @@ describe('Idempotency key purge', () => {
 
   beforeAll(async () => {
     await migrateRunsSchema(env);
-    observer = new Pool({ connectionString: infra.databaseUrl, options: '-c search_path=runs', max: 2 });
+    observer = observerPool(infra.databaseUrl, 'runs', 2);
   });
   afterAll(async () => {
     await Promise.allSettled(replicas.map((app) => app.close()));

@@ -1,7 +1,7 @@
 import { dataSourceOptions, migrateSchema } from '@aas/platform';
 import { Client, Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import { isolatedInfra } from '../../../../test/support/isolated-infra';
+import { isolatedInfra, observerPool } from '../../../../test/support/isolated-infra';
 import { WEBHOOKS_SCHEMA } from '../database/webhooks-schema';
 import { AttemptRecord, DeliveryStore } from './delivery-store';
 
@@ -18,7 +18,7 @@ describe(DeliveryStore.name, () => {
 
   beforeAll(async () => {
     await migrateSchema(options);
-    observer = new Pool({ connectionString: infra.databaseUrl, options: '-c search_path=webhooks', max: 4 });
+    observer = observerPool(infra.databaseUrl, 'webhooks', 4);
   });
   beforeEach(async () => {
     // A short statement timeout lets a test make PostgreSQL refuse a batch by holding a lock.

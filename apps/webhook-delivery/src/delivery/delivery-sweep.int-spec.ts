@@ -4,7 +4,7 @@ import { QueueNames } from '@aas/contracts';
 import { Queue } from 'bullmq';
 import { Pool } from 'pg';
 import { eventually } from '../../../../test/support/eventually';
-import { isolatedInfra } from '../../../../test/support/isolated-infra';
+import { isolatedInfra, observerPool } from '../../../../test/support/isolated-infra';
 import { Receiver } from '../../../../test/support/webhook-receiver';
 import { migrateWebhooksSchema, startWebhooksService } from '../webhook-delivery.app';
 import { deliveryJob } from './delivery-job';
@@ -34,7 +34,7 @@ describe('Sweep for lost deliveries', () => {
 
   beforeAll(async () => {
     await migrateWebhooksSchema(env);
-    observer = new Pool({ connectionString: infra.databaseUrl, options: '-c search_path=webhooks', max: 2 });
+    observer = observerPool(infra.databaseUrl, 'webhooks', 2);
     queue = new Queue(QueueNames.WebhookDeliveries, { connection: { url: infra.redisUrl }, prefix: infra.redisPrefix });
     const url = `${await receiver.start()}/hook`;
     const sealed = new SecretBox(SECRET_KEY).seal('whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ=');
