@@ -25,6 +25,17 @@ export function observerPool(databaseUrl: string, schema: string, max = 4): Pool
   return pool;
 }
 
+/** The settings every app needs to run in-process against `infra`: its database, Redis prefix, no fixed ports, quiet logs. */
+export function appEnv(infra: IsolatedInfra): Record<string, string> {
+  return {
+    DATABASE_URL: infra.databaseUrl,
+    REDIS_URL: infra.redisUrl,
+    REDIS_PREFIX: infra.redisPrefix,
+    HEALTH_PORT: '0',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
+  };
+}
+
 export function isolatedInfra(): IsolatedInfra {
   const id = `${process.pid}_${randomBytes(4).toString('hex')}`;
   const database = `aas_test_${id}`;

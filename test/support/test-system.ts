@@ -5,7 +5,7 @@ import { startApiGateway } from '../../apps/api-gateway/src/api-gateway.app';
 import { migrateRunsSchema, startRunsService } from '../../apps/runs-service/src/runs-service.app';
 import { migrateSchedulerSchema, startSchedulerService } from '../../apps/scheduler-service/src/scheduler-service.app';
 import { migrateWebhooksSchema, startWebhooksService } from '../../apps/webhook-delivery/src/webhook-delivery.app';
-import { IsolatedInfra, isolatedInfra } from './isolated-infra';
+import { IsolatedInfra, appEnv, isolatedInfra } from './isolated-infra';
 
 export interface SystemOptions {
   agentsReplicas?: number;
@@ -60,13 +60,9 @@ export class TestSystem {
 
   baseEnv(): Env {
     return {
-      DATABASE_URL: this.infra.databaseUrl,
-      REDIS_URL: this.infra.redisUrl,
-      REDIS_PREFIX: this.infra.redisPrefix,
-      HEALTH_PORT: '0',
+      ...appEnv(this.infra),
       // Tests send many requests with one key; test/rate-limit.e2e-spec.ts sets a limit of its own.
       RATE_LIMIT_REQUESTS: '0',
-      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
       WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
     };
   }

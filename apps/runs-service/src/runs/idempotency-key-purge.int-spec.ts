@@ -4,19 +4,13 @@ import { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { eventually } from '../../../../test/support/eventually';
-import { isolatedInfra, observerPool } from '../../../../test/support/isolated-infra';
+import { appEnv, isolatedInfra, observerPool } from '../../../../test/support/isolated-infra';
 import { migrateRunsSchema, startRunsService } from '../runs-service.app';
 import { IdempotencyKeyPurge } from './idempotency-key-purge';
 import { PURGE_EVERY_MS, PURGE_IDEMPOTENCY_KEYS_JOB, PURGE_RUN_LIST_TOTALS_JOB, RUNS_MAINTENANCE_QUEUE } from './runs-maintenance.processor';
 
 const infra = isolatedInfra();
-const env = {
-  DATABASE_URL: infra.databaseUrl,
-  REDIS_URL: infra.redisUrl,
-  REDIS_PREFIX: infra.redisPrefix,
-  HEALTH_PORT: '0',
-  LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
-};
+const env = appEnv(infra);
 
 /** runs-service alone (no other app is needed to purge), against its real schema and a Redis prefix of its own. */
 describe('Idempotency key purge', () => {

@@ -4,7 +4,7 @@ import { QueueNames } from '@aas/contracts';
 import { Queue } from 'bullmq';
 import { Pool } from 'pg';
 import { eventually } from '../../../../test/support/eventually';
-import { isolatedInfra, observerPool } from '../../../../test/support/isolated-infra';
+import { appEnv, isolatedInfra, observerPool } from '../../../../test/support/isolated-infra';
 import { Receiver } from '../../../../test/support/webhook-receiver';
 import { migrateWebhooksSchema, startWebhooksService } from '../webhook-delivery.app';
 import { deliveryJob } from './delivery-job';
@@ -15,11 +15,7 @@ import { SecretBox } from './secret-box';
 const SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
 const infra = isolatedInfra();
 const env = {
-  DATABASE_URL: infra.databaseUrl,
-  REDIS_URL: infra.redisUrl,
-  REDIS_PREFIX: infra.redisPrefix,
-  HEALTH_PORT: '0',
-  LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
+  ...appEnv(infra),
   WEBHOOK_SECRET_KEY: SECRET_KEY,
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
 };
