@@ -113,6 +113,7 @@ describe('Hostile input to every endpoint (fuzz)', () => {
         StartRunRequest: () => ({}),
         CancelRunRequest: () => ({}),
         PutScheduleRequest: () => ({ cron: '0 0 0 1 1 ? 2099' }),
+        BackfillScheduleRequest: () => ({ from: '2026-01-01T00:00:00Z', to: '2026-01-01T00:00:00Z' }),
         CreateWebhookRequest: () => ({ url: 'https://hooks.example.com/fuzz', events: ['run.completed'] }),
         UpdateWebhookRequest: () => ({}),
       },

@@ -50,6 +50,7 @@ export const SchedulerPatterns = {
   PauseSchedule: 'scheduler.schedules.pause',
   ResumeSchedule: 'scheduler.schedules.resume',
   ListSchedules: 'scheduler.schedules.list',
+  BackfillSchedule: 'scheduler.schedules.backfill',
 } as const;
 
 export const WebhooksPatterns = {

@@ -1,6 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { PutScheduleRequest, ScheduleListResponse, ScheduleResponse, SchedulerPatterns, SuccessResponse } from '@aas/contracts';
+import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  BackfillScheduleRequest,
+  BackfillScheduleResponse,
+  PutScheduleRequest,
+  ScheduleListResponse,
+  ScheduleResponse,
+  SchedulerPatterns,
+  SuccessResponse,
+} from '@aas/contracts';
 import { ServiceClient } from '@aas/platform';
 import { CallerId, RequestId } from '../auth/caller';
 import { ApiProblems } from '../openapi/api-problems.decorator';
@@ -49,6 +57,25 @@ export class AgentScheduleController {
   @ApiProblems(401, 404)
   pause(@CallerId() userId: string, @RequestId() requestId: string, @Param('agent_id') agentId: string): Promise<SuccessResponse> {
     return this.services.request(SchedulerPatterns.PauseSchedule, { user_id: userId, agent_id: agentId }, requestId);
+  }
+
+  @Post('backfill')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Start one run per fire time of the schedule in a past range',
+    description:
+      'from and to are inclusive and must not be in the future; at most SCHEDULE_BACKFILL_MAX_RUNS (100) fire times. ' +
+      'Each run is keyed by its fire time, so a repeated backfill, or a fire the scheduler made itself, answers the existing run instead of starting another.',
+  })
+  @ApiAcceptedResponse({ type: BackfillScheduleResponse })
+  @ApiProblems(400, 401, 404)
+  backfill(
+    @CallerId() userId: string,
+    @RequestId() requestId: string,
+    @Param('agent_id') agentId: string,
+    @Body() body: BackfillScheduleRequest,
+  ): Promise<BackfillScheduleResponse> {
+    return this.services.request(SchedulerPatterns.BackfillSchedule, { ...body, user_id: userId, agent_id: agentId }, requestId);
   }
 
   @Post('resume')

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Client, Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { isolatedInfra } from '../../../../test/support/isolated-infra';
+import { undoMigrationsThrough } from '../../../../test/support/migrations';
 import { RunsTestDatabase, openRunsTestDatabase } from './runs-test-database';
 
 const infra = isolatedInfra();
@@ -129,8 +130,7 @@ describe('run_list_counts', () => {
 
   it('is filled from the runs already there when the migration runs, and removed by its down', async () => {
     await insertRuns(randomUUID(), 50);
-    await dataSource.undoLastMigration({ transaction: 'each' }); // RunListTotals, which comes after it
-    await dataSource.undoLastMigration({ transaction: 'each' });
+    await undoMigrationsThrough(dataSource, 'RunListIndexesAndCounts1763920000000');
     const { rows } = await pool.query(`SELECT to_regclass('run_list_counts') AS counts, to_regclass('runs_agent_started_idx') AS old_index`);
     expect(rows).toEqual([{ counts: null, old_index: 'runs_agent_started_idx' }]);
     await insertRuns(randomUUID(), 20);

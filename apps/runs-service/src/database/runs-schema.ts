@@ -5,6 +5,7 @@ import { CreateRuns1763870000000 } from './migrations/1763870000000-create-runs'
 import { CreateIdempotencyKeys1763880000000 } from './migrations/1763880000000-create-idempotency-keys';
 import { RunListIndexesAndCounts1763920000000 } from './migrations/1763920000000-run-list-indexes-and-counts';
 import { RunListTotals1763930000000 } from './migrations/1763930000000-run-list-totals';
+import { IdempotencyKeyNamespaces1764000000000 } from './migrations/1764000000000-idempotency-key-namespaces';
 
 export const RUNS_SCHEMA: SchemaDefinition = {
   schema: 'runs',
@@ -15,5 +16,6 @@ export const RUNS_SCHEMA: SchemaDefinition = {
     OutboxRequestId1763910000000,
     RunListIndexesAndCounts1763920000000,
     RunListTotals1763930000000,
+    IdempotencyKeyNamespaces1764000000000,
   ],
 };

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { isolatedInfra } from '../../../../test/support/isolated-infra';
+import { undoMigrationsThrough } from '../../../../test/support/migrations';
 import { RunsTestDatabase, openRunsTestDatabase } from '../database/runs-test-database';
 import { RunEntity } from './run.entity';
 import { RunListTotals } from './run-list-totals';
@@ -175,7 +176,7 @@ describe('RunListTotals', () => {
   it('gives the agents that already have runs a generation when the migration runs, and its down removes both tables', async () => {
     const agent = randomUUID();
     await insertRuns(agent, ['backup']);
-    await dataSource.undoLastMigration({ transaction: 'each' });
+    await undoMigrationsThrough(dataSource, 'RunListTotals1763930000000');
     const gone = await pool.query(`SELECT to_regclass('run_list_totals') AS totals, to_regclass('run_list_generations') AS generations`);
     expect(gone.rows).toEqual([{ totals: null, generations: null }]);
     await dataSource.runMigrations({ transaction: 'each' });

@@ -26,6 +26,7 @@ import { stop } from '../execution/run-transition';
 import { RunEventEntity } from './run-event.entity';
 import { RunEntity } from './run.entity';
 import { toRunDto, toRunEventItem, toRunSummary } from './run.mapper';
+import { clientIdempotencyKey } from './idempotency-keys';
 import { newRun } from './new-run';
 import { RunTrigger } from './run-trigger';
 import { runListCountQuery, runModeOf } from './run-list-count';
@@ -101,7 +102,7 @@ export class RunsService {
     agentId: string,
     runId: string,
   ): Promise<RunEntity | undefined> {
-    const key = [message.user_id, message.idempotency_key];
+    const key = [message.user_id, clientIdempotencyKey(message.idempotency_key!)];
     await manager.query(
       `DELETE FROM run_idempotency_keys WHERE user_id = $1 AND key = $2 AND created_at < now() - interval '24 hours'`,
       key,

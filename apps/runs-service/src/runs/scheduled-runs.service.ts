@@ -12,6 +12,7 @@ import { OutboxRelay, ServiceClient, recordEvents } from '@aas/platform';
 import { ConflictError, DomainError, ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
+import { scheduleFireKey } from './idempotency-keys';
 import { newRun } from './new-run';
 import { RUN_ACCEPTANCE } from './run-acceptance-database';
 import { RunEntity } from './run.entity';
@@ -112,7 +113,7 @@ export class ScheduledRunsService {
 }
 
 function idempotencyKey(fire: StartScheduledRunMessage): string {
-  return `schedule:${fire.agent_id}:${Date.parse(fire.fire_time)}`;
+  return scheduleFireKey(fire.agent_id, fire.fire_time);
 }
 
 function refusalOf(fire: StartScheduledRunMessage, agent: AgentStartContext | undefined): DomainError | undefined {

@@ -1,3 +1,4 @@
+import { RUN_START_BATCH_MAX } from '@aas/contracts';
 import { ServiceEnv } from '@aas/platform';
 import { IsInt, Max, Min } from 'class-validator';
 
@@ -21,4 +22,22 @@ export class SchedulerEnv extends ServiceEnv {
   @Min(0)
   @Max(10_000)
   SCHEDULER_LOOKAHEAD_MS: number = 1000;
+
+  /** A fire taken later than this after its time is missed: the schedule's misfire policy decides (Quartz's default threshold). */
+  @IsInt()
+  @Min(1000)
+  @Max(24 * 3600 * 1000)
+  SCHEDULER_MISFIRE_THRESHOLD_MS: number = 60_000;
+
+  /** The most missed fires one catch-up (`misfire: catch_up`) replays for a schedule, oldest first; the missed fires beyond it are skipped. */
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  SCHEDULER_CATCH_UP_MAX_FIRES: number = 100;
+
+  /** The most runs one backfill request may start (at most one runs-service batch). */
+  @IsInt()
+  @Min(1)
+  @Max(RUN_START_BATCH_MAX)
+  SCHEDULE_BACKFILL_MAX_RUNS: number = 100;
 }

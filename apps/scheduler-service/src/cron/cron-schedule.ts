@@ -88,11 +88,7 @@ export function parseCronSchedule(expression: string, timezone?: string | null):
     throw new CronExpressionError(`invalid cron expression: ${message.replace(/^CronPattern:\s*/, '')}`);
   }
 
-  const schedule = new CronScheduleImpl(normalized, tz, cron, pattern);
-  if (schedule.next(new Date()) === null) {
-    throw new CronExpressionError(`cron expression '${normalized}' never fires again`);
-  }
-  return schedule;
+  return new CronScheduleImpl(normalized, tz, cron, pattern);
 }
 
 function assertKnownTimezone(timezone: string): void {

@@ -1,6 +1,8 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { QueueNames } from '@aas/contracts';
+import { CronModule } from '../cron/cron.module';
+import { SchedulesModule } from '../schedules/schedules.module';
 import { FireBatcher } from './fire-batcher';
 import { FireMetrics } from './fire-metrics';
 import { RunOutcomeConsumer } from './run-outcome.consumer';
@@ -10,7 +12,11 @@ import { ScheduleTicker } from './schedule-ticker';
 import { ScheduledRunStarter } from './scheduled-run-starter';
 
 @Module({
-  imports: [BullModule.registerQueue({ name: QueueNames.SchedulerFires }, { name: QueueNames.SchedulerEvents })],
+  imports: [
+    BullModule.registerQueue({ name: QueueNames.SchedulerFires }, { name: QueueNames.SchedulerEvents }),
+    CronModule,
+    SchedulesModule,
+  ],
   providers: [
     ScheduleTicker,
     ScheduleFireProcessor,

@@ -1,10 +1,8 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { AgentDeletedEvent, EventNames, QueueNames, RunLifecycleEvent } from '@aas/contracts';
 import { InJobRequestContext, WORKER_LOCK } from '@aas/platform';
 import { Job } from 'bullmq';
-import { DataSource } from 'typeorm';
-import { ScheduleEntity } from '../schedules/schedule.entity';
+import { ScheduleStore } from '../schedules/schedule.store';
 import { RunEndVerdict, ScheduleFailures } from './schedule-failures';
 
 /**
@@ -15,7 +13,7 @@ import { RunEndVerdict, ScheduleFailures } from './schedule-failures';
 @Processor(QueueNames.SchedulerEvents, { concurrency: 16, ...WORKER_LOCK })
 export class RunOutcomeConsumer extends WorkerHost {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly store: ScheduleStore,
     private readonly failures: ScheduleFailures,
   ) {
     super();
@@ -24,7 +22,7 @@ export class RunOutcomeConsumer extends WorkerHost {
   @InJobRequestContext()
   async process(job: Job<RunLifecycleEvent | AgentDeletedEvent>): Promise<void> {
     if (job.name === EventNames.AgentDeleted) {
-      await this.dataSource.manager.delete(ScheduleEntity, { agentId: job.data.agent_id });
+      await this.store.deleteOfAgent(job.data.agent_id);
       return;
     }
     const event = job.data as RunLifecycleEvent;

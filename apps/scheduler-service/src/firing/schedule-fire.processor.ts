@@ -1,4 +1,5 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { Logger } from '@nestjs/common';
 import { QueueNames, ScheduleFireEvent, StartScheduledRunMessage } from '@aas/contracts';
 import { InJobRequestContext, WORKER_LOCK } from '@aas/platform';
 import { flattenValidationErrors } from '@aas/problem-details';
@@ -7,18 +8,24 @@ import { validateSync } from 'class-validator';
 import { Job, UnrecoverableError } from 'bullmq';
 import { FireBatcher } from './fire-batcher';
 import { FireMetrics } from './fire-metrics';
+import { ScheduleFailures } from './schedule-failures';
 
 /**
  * Hands each fire to the batcher, which starts it at its fire time with the
  * others due then. The job completes once the run is durably accepted (or the
  * fire is skipped or refused); a failed batch fails its jobs, which are retried.
+ * A fire whose last attempt fails is recorded as a failed fire of its schedule
+ * (failure count, auto-pause, last_error) before the job fails for good.
  */
 // A job is held from when the ticker takes its fire (up to SCHEDULER_LOOKAHEAD_MS early) until its batch is
 // started, so this bounds the fires one replica holds: a thousand schedules due in the same second fit.
 @Processor(QueueNames.SchedulerFires, { concurrency: 1000, ...WORKER_LOCK })
 export class ScheduleFireProcessor extends WorkerHost {
+  private readonly logger = new Logger(ScheduleFireProcessor.name);
+
   constructor(
     private readonly batcher: FireBatcher,
+    private readonly failures: ScheduleFailures,
     private readonly metrics: FireMetrics,
   ) {
     super();
@@ -26,20 +33,38 @@ export class ScheduleFireProcessor extends WorkerHost {
 
   @InJobRequestContext()
   async process(job: Job<ScheduleFireEvent>): Promise<void> {
+    const fire = this.validFire(job);
     try {
-      await this.batcher.fire(validFire(job.data));
+      await this.batcher.fire(fire);
     } catch (error) {
+      if (!isLastAttempt(job)) {
+        this.metrics.count('retried');
+        throw error;
+      }
       this.metrics.count('failed');
+      this.logger.error({ agent_id: fire.agent_id, fire_time: fire.fire_time, err: error }, 'schedule fire failed for good');
+      await this.failures.recordFailedFires([{ agentId: fire.agent_id, error: failedFireText(fire, error) }]);
       throw error;
     }
   }
+
+  /** A malformed payload (written by another version) would fail the same way on every retry. */
+  private validFire(job: Job<ScheduleFireEvent>): ScheduleFireEvent {
+    const errors = validateSync(plainToInstance(StartScheduledRunMessage, job.data));
+    if (errors.length === 0) return job.data;
+    this.metrics.count('failed');
+    const message = `malformed schedule fire: ${flattenValidationErrors(errors).map((e) => e.message).join('; ')}`;
+    this.logger.error({ job_id: job.id, error: message }, 'schedule fire failed for good');
+    throw new UnrecoverableError(message);
+  }
 }
 
-/** A malformed payload (written by another version) would fail the same way on every retry. */
-function validFire(data: ScheduleFireEvent): ScheduleFireEvent {
-  const errors = validateSync(plainToInstance(StartScheduledRunMessage, data));
-  if (errors.length > 0) {
-    throw new UnrecoverableError(`malformed schedule fire: ${flattenValidationErrors(errors).map((e) => e.message).join('; ')}`);
-  }
-  return data;
+/** attemptsMade counts the attempts that failed before this one. */
+function isLastAttempt(job: Job): boolean {
+  return job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 }
+
+function failedFireText(fire: ScheduleFireEvent, error: unknown): string {
+  return `the run of the fire at ${fire.fire_time} could not be started: ${error instanceof Error ? error.message : String(error)}`;
+}
+

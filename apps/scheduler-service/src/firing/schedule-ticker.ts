@@ -6,27 +6,46 @@ import { OutboxRelay, recordEvents } from '@aas/platform';
 import { DataSource, EntityManager } from 'typeorm';
 import { SchedulerEnv } from '../config/scheduler.env';
 import { CronScheduleCache } from '../cron/cron-schedule-cache';
+import { mapInSlices } from '../cron/map-in-slices';
 import { ScheduleEntity } from '../schedules/schedule.entity';
+import { notEvaluable } from '../schedules/schedule.mapper';
+import { EvaluationError, ScheduleStore } from '../schedules/schedule.store';
+import { FireMetrics } from './fire-metrics';
+import { FirePlan, MisfireRules, planFires } from './fire-plan';
 
 const BATCH = 500;
+
+/** A due schedule's plan, or why its expression could not be evaluated (it then fires its due time and finishes). */
+type TickDecision = { schedule: ScheduleEntity; plan: FirePlan; error?: string };
+
+/** What a committed tick did. */
+export interface TickResult {
+  fired: number;
+  skipped: number;
+  evaluationErrors: EvaluationError[];
+}
 
 /**
  * Every replica ticks; due schedules are locked with SKIP LOCKED, so each due
  * fire is taken by exactly one replica, which advances the schedule and records
- * the fire in the same transaction. Fires are taken up to SCHEDULER_LOOKAHEAD_MS
- * early and started at their time by the fire worker. The next fire is computed
- * from now, so after downtime a missed window fires once, not once per missed time.
+ * its fires in the same transaction. Fires are taken up to SCHEDULER_LOOKAHEAD_MS
+ * early and started at their time by the fire worker. What a late fire does is
+ * its schedule's misfire policy (fire-plan.ts). Each schedule is decided on its
+ * own: one that cannot be evaluated is finished with its error recorded and never
+ * holds up, or rolls back, the others of its batch.
  */
 @Injectable()
 export class ScheduleTicker implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(ScheduleTicker.name);
-  private readonly crons = new CronScheduleCache();
   private timer?: NodeJS.Timeout;
   private ticking?: Promise<void>;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly store: ScheduleStore,
+    private readonly crons: CronScheduleCache,
     private readonly outbox: OutboxRelay,
+    private readonly metrics: FireMetrics,
     private readonly config: ConfigService<SchedulerEnv, true>,
   ) {}
 
@@ -43,54 +62,58 @@ export class ScheduleTicker implements OnModuleInit, OnApplicationShutdown {
   tick(): void {
     if (this.ticking) return;
     this.ticking = this.fireDue()
-      .then((fired) => {
-        if (fired > 0) this.outbox.kick();
-      })
+      .then((result) => this.report(result))
       .catch((error: Error) => this.logger.warn(`schedule tick failed: ${error.message}`))
       .finally(() => (this.ticking = undefined));
   }
 
-  private fireDue(): Promise<number> {
+  /** Takes one batch of due schedules and commits what it decided. */
+  fireDue(): Promise<TickResult> {
     return this.dataSource.transaction(async (manager) => {
-      const due = await manager
-        .createQueryBuilder(ScheduleEntity, 's')
-        .where('NOT s.paused AND s.next_run_at <= :horizon', {
-          horizon: new Date(Date.now() + this.config.get('SCHEDULER_LOOKAHEAD_MS', { infer: true })),
-        })
-        .orderBy('s.next_run_at')
-        .limit(BATCH)
-        .setLock('pessimistic_write')
-        .setOnLocked('skip_locked')
-        .getMany();
-      if (due.length === 0) return 0;
+      const horizon = new Date(Date.now() + this.config.get('SCHEDULER_LOOKAHEAD_MS', { infer: true }));
+      const due = await this.store.lockDue(manager, horizon, BATCH);
+      if (due.length === 0) return { fired: 0, skipped: 0, evaluationErrors: [] };
       const now = new Date();
-      const fires = due.map((schedule): ScheduleFireEvent => ({
-        agent_id: schedule.agentId,
-        user_id: schedule.userId,
-        fire_time: schedule.nextRunAt!.toISOString(),
-      }));
-      const nextRuns = due.map((schedule) => {
-        const fireTime = schedule.nextRunAt!;
-        return this.crons.get(schedule.cron, schedule.timezone).next(now > fireTime ? now : fireTime);
-      });
-      await advance(manager, due, nextRuns);
-      await recordFires(manager, fires);
-      return due.length;
+      const rules = this.misfireRules();
+      const decisions = await mapInSlices(due, (schedule) => this.decide(schedule, now, rules));
+      return this.apply(manager, decisions);
     });
   }
-}
 
-/** Moves each taken schedule to its next fire time (null: it never fires again), in one statement. */
-async function advance(manager: EntityManager, schedules: ScheduleEntity[], nextRuns: Array<Date | null>): Promise<void> {
-  await manager.query(
-    `UPDATE schedules s SET next_run_at = v.next_run_at
-       FROM unnest($1::uuid[], $2::timestamptz[]) AS v(agent_id, next_run_at)
-      WHERE s.agent_id = v.agent_id`,
-    [schedules.map((s) => s.agentId), nextRuns.map((d) => d?.toISOString() ?? null)],
-  );
-}
+  private decide(schedule: ScheduleEntity, now: Date, rules: MisfireRules): TickDecision {
+    const due = { nextRunAt: schedule.nextRunAt!, misfire: schedule.misfire, catchUpWindowSeconds: schedule.catchUpWindowSeconds };
+    try {
+      return { schedule, plan: planFires(due, this.crons.get(schedule.cron, schedule.timezone), now, rules) };
+    } catch (error) {
+      // The due time was computed when the expression still evaluated: it fires, then the schedule stops.
+      return { schedule, plan: { fires: [due.nextRunAt], next: null, skipped: 0 }, error: notEvaluable(error) };
+    }
+  }
 
-/** Published if and only if the tick commits. */
-async function recordFires(manager: EntityManager, fires: ScheduleFireEvent[]): Promise<void> {
-  await recordEvents(manager, EventNames.ScheduleFire, fires);
+  private async apply(manager: EntityManager, decisions: TickDecision[]): Promise<TickResult> {
+    const fires = decisions.flatMap(({ schedule, plan }) =>
+      plan.fires.map((time): ScheduleFireEvent => ({ agent_id: schedule.agentId, user_id: schedule.userId, fire_time: time.toISOString() })),
+    );
+    const errors = decisions.filter((d) => d.error !== undefined).map((d) => ({ agentId: d.schedule.agentId, error: d.error! }));
+    await this.store.advance(manager, decisions.map((d) => ({ agentId: d.schedule.agentId, next: d.plan.next })));
+    await this.store.recordEvaluationErrors(manager, errors);
+    await recordEvents(manager, EventNames.ScheduleFire, fires);
+    return { fired: fires.length, skipped: decisions.reduce((n, d) => n + d.plan.skipped, 0), evaluationErrors: errors };
+  }
+
+  private report({ fired, skipped, evaluationErrors }: TickResult): void {
+    if (fired > 0) this.outbox.kick();
+    for (const error of evaluationErrors) {
+      this.logger.warn({ agent_id: error.agentId, error: error.error }, 'schedule finished: its expression cannot be evaluated');
+    }
+    this.metrics.evaluationFailed(evaluationErrors.length);
+    this.metrics.count('skipped_misfire', skipped);
+  }
+
+  private misfireRules(): MisfireRules {
+    return {
+      thresholdMs: this.config.get('SCHEDULER_MISFIRE_THRESHOLD_MS', { infer: true }),
+      catchUpMaxFires: this.config.get('SCHEDULER_CATCH_UP_MAX_FIRES', { infer: true }),
+    };
+  }
 }

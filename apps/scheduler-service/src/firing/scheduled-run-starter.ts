@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import {
   RunResponse,
   RunsPatterns,
@@ -10,8 +9,8 @@ import {
 } from '@aas/contracts';
 import { ServiceClient } from '@aas/platform';
 import { RemoteProblemError } from '@aas/problem-details';
-import { DataSource, In } from 'typeorm';
 import { ScheduleEntity } from '../schedules/schedule.entity';
+import { ScheduleStore } from '../schedules/schedule.store';
 import { FireMetrics } from './fire-metrics';
 import { ScheduleFailures } from './schedule-failures';
 
@@ -24,20 +23,20 @@ import { ScheduleFailures } from './schedule-failures';
 @Injectable()
 export class ScheduledRunStarter {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly store: ScheduleStore,
     private readonly services: ServiceClient,
     private readonly failures: ScheduleFailures,
     private readonly metrics: FireMetrics,
   ) {}
 
   async start(fires: ScheduleFireEvent[]): Promise<void> {
-    const found = await this.dataSource.manager.findBy(ScheduleEntity, { agentId: In(fires.map((f) => f.agent_id)) });
+    const found = await this.store.findByAgents(fires.map((f) => f.agent_id));
     const schedules = new Map(found.map((s) => [s.agentId, s]));
     const active = fires.filter((f) => schedules.get(f.agent_id)?.paused === false);
     const due = await this.withoutOverlaps(active, schedules);
     const { outcomes, acceptedAt } = await this.startRuns(due);
     // Counted once the whole batch is handled: a batch that fails, even after runs-service answered, fails
-    // its jobs (counted as failed by the processor) and is counted again when retried, never also as started.
+    // its jobs (counted by the processor as retried, or failed after the last attempt) and is counted again when retried, never also as started.
     const deleted = fires.filter((f) => !schedules.has(f.agent_id)).length;
     this.metrics.count('skipped_deleted', deleted);
     this.metrics.count('skipped_paused', fires.length - active.length - deleted);
@@ -53,9 +52,9 @@ export class ScheduledRunStarter {
       fires: due.map(toStartMessage),
     });
     const acceptedAt = Date.now();
-    await this.recordActiveRuns(outcomes.filter(isStarted));
+    await this.store.recordActiveRuns(outcomes.filter(isStarted).map((o) => ({ agentId: o.agent_id, runId: o.run_id })));
     // A refusal (agent not deployed, deleted, …) counts as a failure of that schedule only.
-    await this.failures.recordRefusals(outcomes.filter((o) => !isStarted(o)).map((o) => o.agent_id));
+    await this.failures.recordFailedFires(outcomes.filter(isRefused).map((o) => ({ agentId: o.agent_id, error: refusalText(o) })));
     return { outcomes, acceptedAt };
   }
 
@@ -84,21 +83,18 @@ export class ScheduledRunStarter {
       throw error;
     }
   }
-
-  /** Each schedule's newest run, for the overlap rule, in one statement. */
-  private async recordActiveRuns(started: Array<Extract<ScheduledRunOutcome, { run_id: string }>>): Promise<void> {
-    if (started.length === 0) return;
-    await this.dataSource.query(
-      `UPDATE schedules s SET active_run_id = v.run_id
-         FROM unnest($1::uuid[], $2::uuid[]) AS v(agent_id, run_id)
-        WHERE s.agent_id = v.agent_id`,
-      [started.map((o) => o.agent_id), started.map((o) => o.run_id)],
-    );
-  }
 }
 
 function isStarted(outcome: ScheduledRunOutcome): outcome is Extract<ScheduledRunOutcome, { run_id: string }> {
   return 'run_id' in outcome;
+}
+
+function isRefused(outcome: ScheduledRunOutcome): outcome is Extract<ScheduledRunOutcome, { refused: unknown }> {
+  return 'refused' in outcome;
+}
+
+function refusalText(outcome: Extract<ScheduledRunOutcome, { refused: unknown }>): string {
+  return `runs-service refused the run of the fire at ${outcome.fire_time}: ${outcome.refused.detail || outcome.refused.title}`;
 }
 
 /** Only the fields runs-service takes: a job written by another version may carry more. */

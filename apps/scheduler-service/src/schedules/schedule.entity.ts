@@ -1,4 +1,4 @@
-import { OverlapPolicy } from '@aas/contracts';
+import { MisfirePolicy, OverlapPolicy } from '@aas/contracts';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /** At most one schedule per agent: the agent id is the key. */
@@ -19,6 +19,13 @@ export class ScheduleEntity {
   @Column({ type: 'text' })
   overlap!: OverlapPolicy;
 
+  @Column({ type: 'text' })
+  misfire!: MisfirePolicy;
+
+  /** How far back `catch_up` replays missed fires; null unless misfire is catch_up. */
+  @Column({ name: 'catch_up_window_seconds', type: 'integer', nullable: true })
+  catchUpWindowSeconds!: number | null;
+
   @Column({ type: 'boolean' })
   paused!: boolean;
 
@@ -28,13 +35,20 @@ export class ScheduleEntity {
   @Column({ name: 'consecutive_failures', type: 'integer' })
   consecutiveFailures!: number;
 
-  /** The next due fire time; null when the expression never fires again. */
+  /** The next due fire time; null when the schedule is finished (no further fire, or not evaluable). */
   @Column({ name: 'next_run_at', type: 'timestamptz', nullable: true })
   nextRunAt!: Date | null;
 
   /** The scheduled run still unfinished, for the overlap rule. */
   @Column({ name: 'active_run_id', type: 'uuid', nullable: true })
   activeRunId!: string | null;
+
+  /** Why the last fire failed for good, or why the expression can no longer be evaluated. */
+  @Column({ name: 'last_error', type: 'text', nullable: true })
+  lastError!: string | null;
+
+  @Column({ name: 'last_error_at', type: 'timestamptz', nullable: true })
+  lastErrorAt!: Date | null;
 
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

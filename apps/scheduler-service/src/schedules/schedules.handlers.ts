@@ -2,6 +2,8 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   AgentScheduleMessage,
+  BackfillScheduleMessage,
+  BackfillScheduleResponse,
   PutScheduleMessage,
   ScheduleListResponse,
   ScheduleResponse,
@@ -9,11 +11,15 @@ import {
   SuccessResponse,
   UserScopedMessage,
 } from '@aas/contracts';
+import { ScheduleBackfill } from './schedule-backfill.service';
 import { SchedulesService } from './schedules.service';
 
 @Controller()
 export class SchedulesHandlers {
-  constructor(private readonly schedules: SchedulesService) {}
+  constructor(
+    private readonly schedules: SchedulesService,
+    private readonly backfills: ScheduleBackfill,
+  ) {}
 
   @MessagePattern(SchedulerPatterns.GetSchedule)
   async get(@Payload() message: AgentScheduleMessage): Promise<ScheduleResponse> {
@@ -38,6 +44,11 @@ export class SchedulesHandlers {
   @MessagePattern(SchedulerPatterns.ResumeSchedule)
   resume(@Payload() message: AgentScheduleMessage): Promise<SuccessResponse> {
     return this.schedules.resume(message.user_id, message.agent_id);
+  }
+
+  @MessagePattern(SchedulerPatterns.BackfillSchedule)
+  backfill(@Payload() message: BackfillScheduleMessage): Promise<BackfillScheduleResponse> {
+    return this.backfills.backfill(message);
   }
 
   @MessagePattern(SchedulerPatterns.ListSchedules)

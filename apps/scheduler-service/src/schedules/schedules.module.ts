@@ -1,9 +1,14 @@
 import { Module } from '@nestjs/common';
+import { CronModule } from '../cron/cron.module';
+import { ScheduleBackfill } from './schedule-backfill.service';
+import { ScheduleStore } from './schedule.store';
 import { SchedulesHandlers } from './schedules.handlers';
 import { SchedulesService } from './schedules.service';
 
 @Module({
+  imports: [CronModule],
   controllers: [SchedulesHandlers],
-  providers: [SchedulesService],
+  providers: [SchedulesService, ScheduleBackfill, ScheduleStore],
+  exports: [ScheduleStore],
 })
 export class SchedulesModule {}

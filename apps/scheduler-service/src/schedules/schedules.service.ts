@@ -1,30 +1,43 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { AgentContext, AgentsPatterns, PutScheduleMessage, ScheduleDto, SuccessResponse } from '@aas/contracts';
+import {
+  AgentContext,
+  AgentsPatterns,
+  CATCH_UP_WINDOW_DEFAULT_SECONDS,
+  DEFAULT_MISFIRE_POLICY,
+  PutScheduleMessage,
+  ScheduleDto,
+  SuccessResponse,
+} from '@aas/contracts';
 import { ServiceClient } from '@aas/platform';
 import { ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
-import { DataSource } from 'typeorm';
-import { CronExpressionError, parseCronSchedule } from '../cron/cron-schedule';
+import { CronExpressionError, CronSchedule } from '../cron/cron-schedule';
+import { CronScheduleCache } from '../cron/cron-schedule-cache';
+import { mapInSlices } from '../cron/map-in-slices';
 import { ScheduleEntity } from './schedule.entity';
-import { toScheduleDto } from './schedule.mapper';
+import { scheduleTimes, toScheduleDto } from './schedule.mapper';
+import { ScheduleStore } from './schedule.store';
+
+const OK: SuccessResponse = { success: true, error: null };
 
 @Injectable()
 export class SchedulesService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly store: ScheduleStore,
+    private readonly crons: CronScheduleCache,
     private readonly services: ServiceClient,
   ) {}
 
   async get(userId: string, agentId: string): Promise<ScheduleDto | null> {
     await this.agent(userId, agentId);
-    const schedule = await this.dataSource.manager.findOneBy(ScheduleEntity, { agentId, userId });
-    return schedule ? toScheduleDto(schedule) : null;
+    const schedule = await this.store.findOwned(userId, agentId);
+    return schedule ? toScheduleDto(schedule, scheduleTimes(this.crons, schedule)) : null;
   }
 
+  /** Parsed expressions come from the cache, and the list yields between slices: many schedules never block the loop. */
   async list(userId: string): Promise<ScheduleDto[]> {
-    const schedules = await this.dataSource.manager.find(ScheduleEntity, { where: { userId }, order: { createdAt: 'ASC' } });
+    const schedules = await this.store.listOwned(userId);
     const now = new Date();
-    return schedules.map((s) => toScheduleDto(s, now));
+    return mapInSlices(schedules, (s) => toScheduleDto(s, scheduleTimes(this.crons, s, now)));
   }
 
   /** Sets or replaces the agent's one schedule; it starts active with a clean failure count. */
@@ -33,68 +46,75 @@ export class SchedulesService {
     if (agent.deployment_state !== 'deployed') {
       throw new ValidationFailedError('The agent is not deployed: complete a build run before scheduling it');
     }
+    const misfire = message.misfire ?? DEFAULT_MISFIRE_POLICY;
+    if (message.catch_up_window !== undefined && misfire !== 'catch_up') {
+      throw new ValidationFailedError('catch_up_window applies only with misfire catch_up', [
+        { field: 'catch_up_window', message: 'catch_up_window applies only with misfire catch_up' },
+      ]);
+    }
     const timezone = message.timezone ?? null;
-    const next = parsed(message.cron, timezone).next(new Date());
-    const now = new Date();
-    await this.dataSource.query(
-      `INSERT INTO schedules (agent_id, user_id, cron, timezone, overlap, next_run_at, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
-       ON CONFLICT (agent_id) DO UPDATE SET
-         cron = $3, timezone = $4, overlap = $5, next_run_at = $6, updated_at = $7,
-         paused = false, auto_paused = false, consecutive_failures = 0`,
-      [agent.agent_id, message.user_id, message.cron.trim(), timezone, message.overlap ?? 'skip', next, now],
-    );
-    return { success: true, error: null };
+    const next = this.parsed(message.cron, timezone).next(new Date());
+    if (next === null) {
+      const why = `cron expression '${message.cron.trim()}' never fires again`;
+      throw new ValidationFailedError(why, [{ field: 'cron', message: why }]);
+    }
+    await this.store.upsert({
+      agentId: agent.agent_id,
+      userId: message.user_id,
+      cron: message.cron.trim(),
+      timezone,
+      overlap: message.overlap ?? 'skip',
+      misfire,
+      catchUpWindowSeconds: misfire === 'catch_up' ? (message.catch_up_window ?? CATCH_UP_WINDOW_DEFAULT_SECONDS) : null,
+      nextRunAt: next,
+    });
+    return OK;
   }
 
   async delete(userId: string, agentId: string): Promise<SuccessResponse> {
     await this.existing(userId, agentId);
-    await this.dataSource.manager.delete(ScheduleEntity, { agentId, userId });
-    return { success: true, error: null };
+    await this.store.delete(userId, agentId);
+    return OK;
   }
 
   async pause(userId: string, agentId: string): Promise<SuccessResponse> {
     await this.existing(userId, agentId);
-    await this.dataSource.manager.update(ScheduleEntity, { agentId, userId }, { paused: true, updatedAt: new Date() });
-    return { success: true, error: null };
+    await this.store.pause(userId, agentId);
+    return OK;
   }
 
-  /** Resuming clears auto-pause and the failure count; the next fire is the next one from now (missed ones are not replayed). */
+  /**
+   * Resuming clears auto-pause and the failure count; the next fire is the next one from now (missed ones are
+   * not replayed, whatever the misfire policy). A schedule with no further fire stays finished.
+   */
   async resume(userId: string, agentId: string): Promise<SuccessResponse> {
     const schedule = await this.existing(userId, agentId);
-    await this.dataSource.manager.update(
-      ScheduleEntity,
-      { agentId, userId },
-      {
-        paused: false,
-        autoPaused: false,
-        consecutiveFailures: 0,
-        nextRunAt: parseCronSchedule(schedule.cron, schedule.timezone).next(new Date()),
-        updatedAt: new Date(),
-      },
-    );
-    return { success: true, error: null };
+    const times = scheduleTimes(this.crons, schedule);
+    await this.store.resume(userId, agentId, times.upcoming[0] ?? null, times.error);
+    return OK;
   }
 
-  private async existing(userId: string, agentId: string): Promise<ScheduleEntity> {
+  /** The caller's schedule of the caller's agent, or a 404. */
+  async existing(userId: string, agentId: string): Promise<ScheduleEntity> {
     await this.agent(userId, agentId);
-    const schedule = await this.dataSource.manager.findOneBy(ScheduleEntity, { agentId, userId });
+    const schedule = await this.store.findOwned(userId, agentId);
     if (!schedule) throw new ResourceNotFoundError('Schedule of agent', agentId);
     return schedule;
   }
 
   /** The caller's agent (a 404 otherwise), asked of agents-service, which owns agents. */
-  private agent(userId: string, agentId: string): Promise<AgentContext> {
+  agent(userId: string, agentId: string): Promise<AgentContext> {
     return this.services.request<AgentContext>(AgentsPatterns.GetAgentForRun, { user_id: userId, agent_id: agentId });
   }
-}
 
-function parsed(cron: string, timezone: string | null) {
-  try {
-    return parseCronSchedule(cron, timezone);
-  } catch (error) {
-    if (!(error instanceof CronExpressionError)) throw error;
-    const field = /timezone/i.test(error.message) ? 'timezone' : 'cron';
-    throw new ValidationFailedError(error.message, [{ field, message: error.message }]);
+  /** An expression and timezone from a request, or a 400 that says what is wrong with them. */
+  private parsed(cron: string, timezone: string | null): CronSchedule {
+    try {
+      return this.crons.get(cron, timezone);
+    } catch (error) {
+      if (!(error instanceof CronExpressionError)) throw error;
+      const field = /timezone/i.test(error.message) ? 'timezone' : 'cron';
+      throw new ValidationFailedError(error.message, [{ field, message: error.message }]);
+    }
   }
 }

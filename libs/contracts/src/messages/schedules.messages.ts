@@ -2,12 +2,13 @@ import { IntersectionType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsISO8601, IsUUID, ValidateNested } from 'class-validator';
 import { ProblemDetailDto } from '../dto/problem-detail.dto';
-import { PutScheduleRequest } from '../dto/schedules.dto';
+import { BackfillScheduleRequest, PutScheduleRequest } from '../dto/schedules.dto';
 import { RUN_START_BATCH_MAX } from './runs.messages';
 import { AgentScopedMessage } from './user-scoped.message';
 
 export class AgentScheduleMessage extends AgentScopedMessage {}
 export class PutScheduleMessage extends IntersectionType(PutScheduleRequest, AgentScopedMessage) {}
+export class BackfillScheduleMessage extends IntersectionType(BackfillScheduleRequest, AgentScopedMessage) {}
 
 /** scheduler-service → runs-service: start the run of one fire; the fire time makes it idempotent. */
 export class StartScheduledRunMessage {

@@ -1,0 +1,14 @@
+/*
+ * Run idempotency keys share one table; each source of runs has a namespace of its
+ * own, so no value a client sends as Idempotency-Key can take (or answer for) the
+ * key of a schedule's fire.
+ */
+
+export function clientIdempotencyKey(key: string): string {
+  return `api:${key}`;
+}
+
+/** One run per fire time of an agent's schedule: the fire itself, its retries, and backfills of that time. */
+export function scheduleFireKey(agentId: string, fireTime: string): string {
+  return `schedule:${agentId}:${Date.parse(fireTime)}`;
+}
