@@ -110,12 +110,4 @@ describe('Starting the runs of a batch of schedule fires', () => {
     expect(numberOf(runIdOf(outcomes[1]))).toBe(2);
     expect(numberOf(runIdOf(outcomes[0]))).toBe(3);
   });
-
-  it('still answers the single-fire pattern (a scheduler of the previous version), with the same run per fire', async () => {
-    const agentId = await deployedAgent();
-    const fire = fireOf(agentId, new Date().toISOString());
-    const [batched] = await startBatch([fire]);
-    const single = await services.request<{ run: { run_id: string } }>(RunsPatterns.StartScheduledRun, fire);
-    expect(single.run.run_id).toBe(runIdOf(batched));
-  });
 });

@@ -36,8 +36,6 @@ export const RunsPatterns = {
   CancelRun: 'runs.runs.cancel',
   DeleteRun: 'runs.runs.delete',
   ListRunEvents: 'runs.events.list',
-  /** Service to service (scheduler-service): a run fired by a schedule. */
-  StartScheduledRun: 'runs.runs.start-scheduled',
   /** Service to service (scheduler-service): the runs of many fires at once, each fire on its own. */
   StartScheduledRuns: 'runs.runs.start-scheduled-batch',
 } as const;

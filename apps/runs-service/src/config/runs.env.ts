@@ -33,4 +33,10 @@ export class RunsEnv extends ServiceEnv {
   @Min(1)
   @Max(1000)
   RUN_WORKER_CONCURRENCY: number = 20;
+
+  /** Connections each process keeps for accepting runs, besides DATABASE_POOL_SIZE (acceptance/run-acceptance-database.ts). */
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  RUN_ACCEPTANCE_POOL_SIZE: number = 4;
 }

@@ -10,20 +10,20 @@ import {
   RunResponse,
   RunsPatterns,
   StartRunMessage,
-  StartScheduledRunMessage,
   StartScheduledRunsMessage,
   StartScheduledRunsResponse,
   SuccessResponse,
 } from '@aas/contracts';
 import { toProblem } from '@aas/problem-details';
+import { scheduleFireKey } from '../acceptance/idempotency-keys';
+import { RunAcceptance } from '../acceptance/run-acceptance.service';
 import { RunsService } from './runs.service';
-import { ScheduledRunsService } from './scheduled-runs.service';
 
 @Controller()
 export class RunsHandlers {
   constructor(
     private readonly runs: RunsService,
-    private readonly scheduledRuns: ScheduledRunsService,
+    private readonly acceptance: RunAcceptance,
   ) {}
 
   @MessagePattern(RunsPatterns.StartRun)
@@ -31,24 +31,26 @@ export class RunsHandlers {
     return { run: await this.runs.start(message) };
   }
 
-  /** A schedule's fire: one run per fire time, however often the fire is retried. Kept for schedulers that predate batches. */
-  @MessagePattern(RunsPatterns.StartScheduledRun)
-  async startScheduled(@Payload() message: StartScheduledRunMessage): Promise<RunResponse> {
-    const [start] = await this.scheduledRuns.start([message]);
-    if ('refusal' in start) throw start.refusal;
-    return { run: await this.runs.get(message.user_id, message.agent_id, start.runId) };
-  }
-
   /** The fires of a schedule batch: a refused fire is reported in its outcome and does not fail the others. */
   @MessagePattern(RunsPatterns.StartScheduledRuns)
   async startScheduledBatch(@Payload() message: StartScheduledRunsMessage): Promise<StartScheduledRunsResponse> {
-    const starts = await this.scheduledRuns.start(message.fires);
+    const outcomes = await this.acceptance.accept(
+      message.fires.map((fire) => ({
+        userId: fire.user_id,
+        agentId: fire.agent_id,
+        idempotencyKey: scheduleFireKey(fire.agent_id, fire.fire_time),
+        runMode: 'run' as const,
+        goal: null,
+        trigger: { runKind: 'schedule' as const, scheduleAgentId: fire.agent_id },
+        skipDeployCheck: false,
+        dueAt: new Date(fire.fire_time),
+      })),
+    );
     return {
-      outcomes: starts.map(({ fire, ...start }) =>
-        'refusal' in start
-          ? { agent_id: fire.agent_id, fire_time: fire.fire_time, refused: toProblem(start.refusal) }
-          : { agent_id: fire.agent_id, fire_time: fire.fire_time, run_id: start.runId },
-      ),
+      outcomes: outcomes.map((outcome, i) => {
+        const { agent_id, fire_time } = message.fires[i];
+        return 'refusal' in outcome ? { agent_id, fire_time, refused: toProblem(outcome.refusal) } : { agent_id, fire_time, run_id: outcome.runId };
+      }),
     };
   }
 

@@ -1,26 +1,24 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { QueueNames } from '@aas/contracts';
+import { AcceptanceModule } from '../acceptance/acceptance.module';
 import { ExecutionModule } from '../execution/execution.module';
 import { AgentDeletedConsumer } from './agent-deleted.consumer';
 import { IdempotencyKeyPurge } from './idempotency-key-purge';
 import { RunListTotals } from './run-list-totals';
 import { RunsMaintenanceProcessor, RUNS_MAINTENANCE_QUEUE } from './runs-maintenance.processor';
-import { runAcceptanceDatabaseModule } from './run-acceptance-database';
 import { RunsHandlers } from './runs.handlers';
 import { RunsService } from './runs.service';
-import { ScheduledRunsService } from './scheduled-runs.service';
 
 @Module({
   imports: [
     ExecutionModule,
-    runAcceptanceDatabaseModule(),
+    AcceptanceModule,
     BullModule.registerQueue({ name: QueueNames.RunsEvents }, { name: RUNS_MAINTENANCE_QUEUE }),
   ],
   controllers: [RunsHandlers],
   providers: [
     RunsService,
-    ScheduledRunsService,
     AgentDeletedConsumer,
     IdempotencyKeyPurge,
     RunListTotals,

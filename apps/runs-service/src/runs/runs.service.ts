@@ -3,7 +3,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import {
   AgentContext,
   AgentsPatterns,
-  EventNames,
   ListRunsMessage,
   RUN_EVENTS_DEFAULT_LIMIT,
   RUN_LIST_DEFAULT_PAGE_SIZE,
@@ -11,24 +10,22 @@ import {
   RunEventsMessage,
   RunEventsResponse,
   RunListResponse,
-  RunQueuedEvent,
   StartRunMessage,
   SuccessResponse,
 } from '@aas/contracts';
-import { OutboxRelay, ServiceClient, recordEvent } from '@aas/platform';
-import { ConflictError, ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
+import { ServiceClient } from '@aas/platform';
+import { ConflictError, ResourceNotFoundError } from '@aas/problem-details';
 import { isUUID } from 'class-validator';
-import { randomUUID } from 'node:crypto';
 import { Brackets, DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { clientIdempotencyKey } from '../acceptance/idempotency-keys';
+import { RunAcceptance } from '../acceptance/run-acceptance.service';
+import { RunTrigger } from '../acceptance/run-trigger';
 import { CancelSignals } from '../execution/cancel-signals';
 import { RunRecorder } from '../execution/run-recorder';
 import { stop } from '../execution/run-transition';
 import { RunEventEntity } from './run-event.entity';
 import { RunEntity } from './run.entity';
 import { toRunDto, toRunEventItem, toRunSummary } from './run.mapper';
-import { clientIdempotencyKey } from './idempotency-keys';
-import { newRun } from './new-run';
-import { RunTrigger } from './run-trigger';
 import { runListCountQuery, runModeOf } from './run-list-count';
 import { RunListTotals } from './run-list-totals';
 import { totalFromPage } from './total-from-page';
@@ -40,83 +37,32 @@ export class RunsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly services: ServiceClient,
-    private readonly outbox: OutboxRelay,
+    private readonly acceptance: RunAcceptance,
     private readonly recorder: RunRecorder,
     private readonly cancels: CancelSignals,
     private readonly runListTotals: RunListTotals,
   ) {}
 
   /**
-   * Accepts a run: numbered, stored and queued for a worker in one
-   * transaction (the queueing goes through the outbox), so an accepted run is
-   * never lost and never left unqueued.
+   * Accepts a run through the one acceptance path (acceptance/run-acceptance.service.ts).
+   * The same Idempotency-Key (per user, 24 hours) answers the first request's run.
    */
   async start(message: StartRunMessage): Promise<RunDto> {
-    const agent = await this.agentContext(message.user_id, message.agent_id);
-    const runMode = message.run_mode ?? 'run';
-    if (runMode === 'run' && agent.deployment_state !== 'deployed' && !message.skip_deploy_check) {
-      throw new ValidationFailedError(
-        'The agent is not deployed: complete a build run first (run_mode build), or pass skip_deploy_check',
-      );
-    }
-    const result = await this.dataSource.transaction(async (manager) => {
-      const runId = randomUUID();
-      if (message.idempotency_key !== undefined) {
-        const earlier = await this.claimIdempotencyKey(manager, message, agent.agent_id, runId);
-        if (earlier) return { run: earlier, created: false };
-      }
-      const [{ last_run_number: runNumber }] = await manager.query(
-        `INSERT INTO agent_run_counters (agent_id, last_run_number) VALUES ($1, 1)
-         ON CONFLICT (agent_id) DO UPDATE SET last_run_number = agent_run_counters.last_run_number + 1
-         RETURNING last_run_number`,
-        [agent.agent_id],
-      );
-      const created = newRun({
-        id: runId,
-        agentId: agent.agent_id,
+    const [outcome] = await this.acceptance.accept([
+      {
         userId: message.user_id,
-        userEmail: agent.user_email,
-        runNumber,
-        runMode,
+        agentId: message.agent_id,
+        idempotencyKey: message.idempotency_key === undefined ? null : clientIdempotencyKey(message.idempotency_key),
+        runMode: message.run_mode ?? 'run',
         goal: message.user_message ?? null,
         trigger: API_TRIGGER,
-        startedAt: new Date(),
-      });
-      await manager.insert(RunEntity, created);
-      const queued: RunQueuedEvent = { run_id: created.id };
-      await recordEvent(manager, EventNames.RunQueued, queued);
-      return { run: created, created: true };
-    });
-    if (result.created) this.outbox.kick();
-    return toRunDto(result.run);
-  }
-
-  /**
-   * Takes the Idempotency-Key for this run, or returns the run an earlier
-   * start with the same key made (within 24 hours). A concurrent start with
-   * the same key waits on the key's row and then sees the first one's run.
-   */
-  private async claimIdempotencyKey(
-    manager: EntityManager,
-    message: StartRunMessage,
-    agentId: string,
-    runId: string,
-  ): Promise<RunEntity | undefined> {
-    const key = [message.user_id, clientIdempotencyKey(message.idempotency_key!)];
-    await manager.query(
-      `DELETE FROM run_idempotency_keys WHERE user_id = $1 AND key = $2 AND created_at < now() - interval '24 hours'`,
-      key,
-    );
-    const claimed = await manager.query(
-      `INSERT INTO run_idempotency_keys (user_id, key, agent_id, run_id) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (user_id, key) DO NOTHING RETURNING run_id`,
-      [...key, agentId, runId],
-    );
-    if (claimed.length > 0) return undefined;
-    const [earlier] = await manager.query(`SELECT agent_id, run_id FROM run_idempotency_keys WHERE user_id = $1 AND key = $2`, key);
-    const run = earlier?.agent_id === agentId ? await manager.findOneBy(RunEntity, { id: earlier.run_id }) : null;
+        skipDeployCheck: message.skip_deploy_check ?? false,
+      },
+    ]);
+    if ('refusal' in outcome) throw outcome.refusal;
+    const run = await this.dataSource.manager.findOneBy(RunEntity, { id: outcome.runId });
     if (!run) throw new ConflictError('This Idempotency-Key was already used for another request within the last 24 hours');
-    return run;
+    return toRunDto(run);
   }
 
   /** Newest first; `page` is 1-based (0 counts as 1), `page_size` 0 means the default. */

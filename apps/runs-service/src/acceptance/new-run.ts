@@ -1,4 +1,4 @@
-import { RunEntity } from './run.entity';
+import { RunEntity } from '../runs/run.entity';
 import { RunTrigger } from './run-trigger';
 
 export interface NewRunFields {

@@ -1,0 +1,121 @@
+import { AgentStartContext } from '@aas/contracts';
+import { OutboxRelay, ServiceClient } from '@aas/platform';
+import { ConflictError, ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
+import { RunEntity } from '../runs/run.entity';
+import { RunAcceptance } from './run-acceptance.service';
+import { AcceptanceTransaction, ClaimedKey, RunAcceptanceStore } from './run-acceptance.store';
+import { RunStartRequest } from './run-start-request';
+
+const USER = '0b6c1d8e-2f5a-4c3b-9d7e-1a2b3c4d5e6f';
+const DEPLOYED = '11111111-1111-4111-8111-111111111111';
+const UNDEPLOYED = '22222222-2222-4222-8222-222222222222';
+
+/** An in-memory stand-in for the acceptance tables: keys, counters, stored runs. */
+class FakeAcceptanceTables {
+  readonly keys = new Map<string, ClaimedKey>();
+  readonly counters = new Map<string, number>();
+  readonly runs: RunEntity[] = [];
+
+  transaction<T>(work: (tx: AcceptanceTransaction) => Promise<T>): Promise<T> {
+    const tx = {
+      claimKeys: async (_users: string[], claims: ClaimedKey[]) => {
+        const earlier = new Map<string, ClaimedKey>();
+        for (const claim of claims) {
+          const taken = this.keys.get(claim.key);
+          if (taken) earlier.set(claim.key, taken);
+          else this.keys.set(claim.key, claim);
+        }
+        return earlier;
+      },
+      takeRunNumbers: async (counts: Map<string, number>) => {
+        const first = new Map<string, number>();
+        for (const [agent, n] of counts) {
+          const last = (this.counters.get(agent) ?? 0) + n;
+          this.counters.set(agent, last);
+          first.set(agent, last - n + 1);
+        }
+        return first;
+      },
+      insertQueued: async (runs: RunEntity[]) => void this.runs.push(...runs),
+    } as unknown as AcceptanceTransaction;
+    return work(tx);
+  }
+}
+
+describe(RunAcceptance.name, () => {
+  function setup() {
+    const tables = new FakeAcceptanceTables();
+    const agents: AgentStartContext[] = [
+      { agent_id: DEPLOYED, user_id: USER, user_email: 'a@example.test', deployment_state: 'deployed' },
+      { agent_id: UNDEPLOYED, user_id: USER, user_email: 'a@example.test', deployment_state: 'not_deployed' },
+    ];
+    const services = { request: async () => ({ agents }) } as unknown as ServiceClient;
+    let kicks = 0;
+    const outbox = { kick: () => kicks++ } as unknown as OutboxRelay;
+    const sut = new RunAcceptance(tables as unknown as RunAcceptanceStore, services, outbox);
+    return { sut, tables, kicks: () => kicks };
+  }
+
+  const request = (fields: Partial<RunStartRequest> = {}): RunStartRequest => ({
+    userId: USER,
+    agentId: DEPLOYED,
+    idempotencyKey: null,
+    runMode: 'run',
+    goal: null,
+    trigger: { runKind: 'api', scheduleAgentId: null },
+    skipDeployCheck: false,
+    ...fields,
+  });
+
+  it('stores and queues a new run for each request without a key, numbered per agent', async () => {
+    const { sut, tables, kicks } = setup();
+    const outcomes = await sut.accept([request(), request({ goal: 'second' })]);
+    expect(outcomes).toEqual([
+      { runId: expect.any(String), created: true },
+      { runId: expect.any(String), created: true },
+    ]);
+    expect(tables.runs.map((r) => [r.runNumber, r.goal, r.status])).toEqual([
+      [1, null, 'in_progress'],
+      [2, 'second', 'in_progress'],
+    ]);
+    expect(kicks()).toBe(1);
+  });
+
+  it('answers a key taken before with its run, and the same key twice in one batch with one run', async () => {
+    const { sut, tables } = setup();
+    const [first] = await sut.accept([request({ idempotencyKey: 'api:k' })]);
+    const again = await sut.accept([request({ idempotencyKey: 'api:k' }), request({ idempotencyKey: 'api:k' })]);
+    expect(again).toEqual([
+      { runId: (first as { runId: string }).runId, created: false },
+      { runId: (first as { runId: string }).runId, created: false },
+    ]);
+    const pair = await sut.accept([request({ idempotencyKey: 'api:new' }), request({ idempotencyKey: 'api:new' })]);
+    expect(pair[0]).toEqual(pair[1]);
+    expect(tables.runs).toHaveLength(2);
+  });
+
+  it('refuses a key taken by a run of another agent, an unknown agent, and a run of an undeployed agent; the others start', async () => {
+    const { sut, tables } = setup();
+    await sut.accept([request({ idempotencyKey: 'api:k' })]);
+    const outcomes = await sut.accept([
+      request({ agentId: UNDEPLOYED, idempotencyKey: 'api:k', runMode: 'build' }),
+      request({ agentId: '33333333-3333-4333-8333-333333333333' }),
+      request({ agentId: UNDEPLOYED }),
+      request({ agentId: UNDEPLOYED, skipDeployCheck: true }),
+    ]);
+    expect((outcomes[0] as { refusal: Error }).refusal).toBeInstanceOf(ConflictError);
+    expect((outcomes[1] as { refusal: Error }).refusal).toBeInstanceOf(ResourceNotFoundError);
+    expect((outcomes[2] as { refusal: Error }).refusal).toBeInstanceOf(ValidationFailedError);
+    expect(outcomes[3]).toEqual({ runId: expect.any(String), created: true });
+    expect(tables.runs.map((r) => r.agentId)).toEqual([DEPLOYED, UNDEPLOYED]);
+  });
+
+  it('numbers the new runs of one agent in due-time order', async () => {
+    const { sut, tables } = setup();
+    const later = request({ idempotencyKey: 'schedule:b', dueAt: new Date('2026-01-01T00:00:02Z') });
+    const earlier = request({ idempotencyKey: 'schedule:a', dueAt: new Date('2026-01-01T00:00:01Z') });
+    const [laterOutcome, earlierOutcome] = await sut.accept([later, earlier]);
+    const numberOf = (o: unknown) => tables.runs.find((r) => r.id === (o as { runId: string }).runId)!.runNumber;
+    expect([numberOf(earlierOutcome), numberOf(laterOutcome)]).toEqual([1, 2]);
+  });
+});

@@ -1,0 +1,129 @@
+import { Injectable } from '@nestjs/common';
+import { AgentStartContext, AgentStartContextsResponse, AgentsPatterns } from '@aas/contracts';
+import { OutboxRelay, ServiceClient } from '@aas/platform';
+import { ConflictError, DomainError, ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
+import { randomUUID } from 'node:crypto';
+import { AcceptanceTransaction, ClaimedKey, RunAcceptanceStore } from './run-acceptance.store';
+import { RunStartOutcome, RunStartRequest } from './run-start-request';
+import { newRun } from './new-run';
+
+/** A request that may start a run, with the id its run gets if its key is new. */
+interface Admitted {
+  request: RunStartRequest;
+  agent: AgentStartContext;
+  runId: string;
+}
+
+/**
+ * The one way a run is accepted, whatever starts it (the API, a schedule's fire,
+ * a backfill, a trigger): one request to agents-service for every agent of the
+ * batch, then one transaction that claims the idempotency keys, numbers the runs,
+ * stores them and queues them (through the outbox), so an accepted run is never
+ * lost and never left unqueued. A request with a key already taken answers that
+ * key's run; each refusal is its request's outcome only.
+ */
+@Injectable()
+export class RunAcceptance {
+  constructor(
+    private readonly store: RunAcceptanceStore,
+    private readonly services: ServiceClient,
+    private readonly outbox: OutboxRelay,
+  ) {}
+
+  async accept(requests: RunStartRequest[]): Promise<RunStartOutcome[]> {
+    if (requests.length === 0) return [];
+    // The agents are asked for while a connection is awaited: both waits grow with load, so they overlap.
+    // Awaiting both together fails the call as soon as the request fails (the transaction then rolls back).
+    const agents = this.agentsOf(requests);
+    const [, { outcomes, created }] = await Promise.all([agents, this.store.transaction((tx) => this.acceptIn(tx, requests, agents))]);
+    if (created > 0) this.outbox.kick();
+    return outcomes;
+  }
+
+  private async agentsOf(requests: RunStartRequest[]): Promise<Map<string, AgentStartContext>> {
+    const unique = new Map(requests.map((r) => [r.agentId, { user_id: r.userId, agent_id: r.agentId }]));
+    const { agents } = await this.services.request<AgentStartContextsResponse>(AgentsPatterns.GetAgentsForRunStarts, {
+      agents: [...unique.values()],
+    });
+    return new Map(agents.map((a) => [a.agent_id, a]));
+  }
+
+  private async acceptIn(
+    tx: AcceptanceTransaction,
+    requests: RunStartRequest[],
+    agentsRequest: Promise<Map<string, AgentStartContext>>,
+  ): Promise<{ outcomes: RunStartOutcome[]; created: number }> {
+    const agents = await agentsRequest;
+    const admitted = new Map<RunStartRequest, Admitted>();
+    const refused = new Map<RunStartRequest, DomainError>();
+    const byKey = new Map<string, Admitted>();
+    for (const request of requests) {
+      const agent = agents.get(request.agentId);
+      const refusal = refusalOf(request, agent);
+      if (refusal) {
+        refused.set(request, refusal);
+        continue;
+      }
+      // The same key twice in one batch is one run: both requests answer it.
+      const same = request.idempotencyKey === null ? undefined : byKey.get(request.idempotencyKey);
+      const entry = same ?? { request, agent: agent!, runId: randomUUID() };
+      admitted.set(request, entry);
+      if (request.idempotencyKey !== null) byKey.set(request.idempotencyKey, entry);
+    }
+    const earlier = await this.claimKeys(tx, [...byKey.values()]);
+    const fresh = [...new Set(admitted.values())].filter((a) => a.request.idempotencyKey === null || !earlier.has(a.request.idempotencyKey));
+    await this.storeRuns(tx, fresh);
+    const outcomes = requests.map((request): RunStartOutcome => {
+      const refusal = refused.get(request);
+      if (refusal) return { refusal };
+      const entry = admitted.get(request)!;
+      const taken = entry.request.idempotencyKey === null ? undefined : earlier.get(entry.request.idempotencyKey);
+      if (!taken) return { runId: entry.runId, created: true };
+      if (taken.agentId !== entry.agent.agent_id) {
+        return { refusal: new ConflictError('This idempotency key was already used for a run of another agent within the last 24 hours') };
+      }
+      return { runId: taken.runId, created: false };
+    });
+    return { outcomes, created: fresh.length };
+  }
+
+  private claimKeys(tx: AcceptanceTransaction, keyed: Admitted[]): Promise<Map<string, ClaimedKey>> {
+    return tx.claimKeys(
+      keyed.map((a) => a.request.userId),
+      keyed.map((a) => ({ key: a.request.idempotencyKey!, agentId: a.agent.agent_id, runId: a.runId })),
+    );
+  }
+
+  /** Numbers the new runs of each agent (in due-time order, then request order), stores and queues them. */
+  private async storeRuns(tx: AcceptanceTransaction, admitted: Admitted[]): Promise<void> {
+    const fresh = [...admitted].sort((a, b) => (a.request.dueAt?.getTime() ?? 0) - (b.request.dueAt?.getTime() ?? 0));
+    const counts = new Map<string, number>();
+    for (const a of fresh) counts.set(a.agent.agent_id, (counts.get(a.agent.agent_id) ?? 0) + 1);
+    const next = await tx.takeRunNumbers(counts);
+    const startedAt = new Date();
+    const runs = fresh.map((a) => {
+      const runNumber = next.get(a.agent.agent_id)!;
+      next.set(a.agent.agent_id, runNumber + 1);
+      return newRun({
+        id: a.runId,
+        agentId: a.agent.agent_id,
+        userId: a.request.userId,
+        userEmail: a.agent.user_email,
+        runNumber,
+        runMode: a.request.runMode,
+        goal: a.request.goal,
+        trigger: a.request.trigger,
+        startedAt,
+      });
+    });
+    await tx.insertQueued(runs);
+  }
+}
+
+function refusalOf(request: RunStartRequest, agent: AgentStartContext | undefined): DomainError | undefined {
+  if (!agent || agent.user_id !== request.userId) return new ResourceNotFoundError('Agent', request.agentId);
+  if (request.runMode === 'run' && agent.deployment_state !== 'deployed' && !request.skipDeployCheck) {
+    return new ValidationFailedError('The agent is not deployed: complete a build run first (run_mode build)');
+  }
+  return undefined;
+}

@@ -1,0 +1,83 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { EventNames, RunQueuedEvent } from '@aas/contracts';
+import { recordEvents } from '@aas/platform';
+import { DataSource, EntityManager } from 'typeorm';
+import { RunEntity } from '../runs/run.entity';
+import { RUN_ACCEPTANCE } from './run-acceptance-database';
+
+/** A key's run, taken now or by an earlier request. */
+export interface ClaimedKey {
+  key: string;
+  agentId: string;
+  runId: string;
+}
+
+/** Transactions of accepting runs, on the acceptance connections (run-acceptance-database.ts). */
+@Injectable()
+export class RunAcceptanceStore {
+  constructor(@InjectDataSource(RUN_ACCEPTANCE) private readonly dataSource: DataSource) {}
+
+  transaction<T>(work: (tx: AcceptanceTransaction) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction((manager) => work(new AcceptanceTransaction(manager)));
+  }
+}
+
+/** The statements of accepting runs, inside one transaction. */
+export class AcceptanceTransaction {
+  constructor(private readonly manager: EntityManager) {}
+
+  /**
+   * Takes each key for its run, in key order so that two transactions holding the
+   * same keys wait for each other rather than deadlock. A key older than 24 hours
+   * is free again even before the purge has removed it. Answers the earlier run of
+   * each key that was taken before.
+   */
+  async claimKeys(userIds: string[], claims: ClaimedKey[]): Promise<Map<string, ClaimedKey>> {
+    if (claims.length === 0) return new Map();
+    const order = claims.map((_, i) => i).sort((a, b) => (claims[a].key < claims[b].key ? -1 : claims[a].key > claims[b].key ? 1 : 0));
+    const users = order.map((i) => userIds[i]);
+    const keys = order.map((i) => claims[i].key);
+    await this.manager.query(
+      `DELETE FROM run_idempotency_keys
+        WHERE (user_id, key) IN (SELECT * FROM unnest($1::uuid[], $2::text[])) AND created_at < now() - interval '24 hours'`,
+      [users, keys],
+    );
+    const claimed: { key: string }[] = await this.manager.query(
+      `INSERT INTO run_idempotency_keys (user_id, key, agent_id, run_id)
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::uuid[])
+       ON CONFLICT (user_id, key) DO NOTHING RETURNING key`,
+      [users, keys, order.map((i) => claims[i].agentId), order.map((i) => claims[i].runId)],
+    );
+    const taken = new Set(claimed.map((row) => row.key));
+    const retried = order.filter((i) => !taken.has(claims[i].key));
+    if (retried.length === 0) return new Map();
+    const rows: Array<{ key: string; agent_id: string; run_id: string }> = await this.manager.query(
+      `SELECT key, agent_id, run_id FROM run_idempotency_keys WHERE (user_id, key) IN (SELECT * FROM unnest($1::uuid[], $2::text[]))`,
+      [retried.map((i) => userIds[i]), retried.map((i) => claims[i].key)],
+    );
+    return new Map(rows.map((row) => [row.key, { key: row.key, agentId: row.agent_id, runId: row.run_id }]));
+  }
+
+  /** The next `count` run numbers of each agent: the first number of each agent's block. */
+  async takeRunNumbers(counts: Map<string, number>): Promise<Map<string, number>> {
+    if (counts.size === 0) return new Map();
+    // Agent order, for the same reason as the keys: counter rows are locked until commit.
+    const agentIds = [...counts.keys()].sort();
+    const rows: Array<{ agent_id: string; last_run_number: number }> = await this.manager.query(
+      `INSERT INTO agent_run_counters (agent_id, last_run_number)
+       SELECT * FROM unnest($1::uuid[], $2::int[])
+       ON CONFLICT (agent_id) DO UPDATE SET last_run_number = agent_run_counters.last_run_number + EXCLUDED.last_run_number
+       RETURNING agent_id, last_run_number`,
+      [agentIds, agentIds.map((id) => counts.get(id)!)],
+    );
+    return new Map(rows.map((row) => [row.agent_id, row.last_run_number - counts.get(row.agent_id)! + 1]));
+  }
+
+  /** Stores the runs and queues each for a worker (through the outbox, published if and only if this commits). */
+  async insertQueued(runs: RunEntity[]): Promise<void> {
+    if (runs.length === 0) return;
+    await this.manager.createQueryBuilder().insert().into(RunEntity).values(runs).updateEntity(false).execute();
+    await recordEvents(this.manager, EventNames.RunQueued, runs.map((run): RunQueuedEvent => ({ run_id: run.id })));
+  }
+}
