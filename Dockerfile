@@ -7,7 +7,7 @@
 #   webhook-delivery       node dist/apps/webhook-delivery/apps/webhook-delivery/src/main.js
 #
 # Append `migrate` to a back-end app's command to apply its schema's migrations and exit 0
-# (api-gateway has no migrations). The admin command line (operations.md):
+# (api-gateway has no migrations). The admin command line (docs/operations.md):
 #   node dist/apps/agents-service/apps/agents-service/src/cli/admin-cli.js users create --email E
 #   e.g. docker compose exec agents-service node dist/apps/agents-service/apps/agents-service/src/cli/admin-cli.js users create --email me@example.com
 #
@@ -32,7 +32,7 @@ RUN npm run build
 FROM ${NODE_IMAGE} AS runtime
 WORKDIR /app
 # V8's young generation at 8 MB per semi-space (16 by default): about 15 MB less resident memory per
-# process at rest, at no CPU cost we could measure (README, Performance).
+# process at rest, at no CPU cost we could measure (docs/performance.md).
 ENV NODE_ENV=production \
     NODE_OPTIONS=--max-semi-space-size=8 \
     NPM_CONFIG_FUND=false \

@@ -1,4 +1,4 @@
-// Nest 12 packages are ESM-only; @swc/jest transforms them to CJS (see ../shared/design/stack-notes.md).
+// Nest 12 packages (and the other packages listed below) are ESM-only; @swc/jest transforms them to CommonJS for jest.
 const esmOnly = ['@nestjs', 'load-esm', 'uid', 'file-type', '@standard-schema', 'cookie', 'content-disposition', 'commander'];
 
 const swcTransform = [

@@ -1,7 +1,7 @@
 // npm run bench:webhooks — signed webhook deliveries per second for one and for two
 // webhook-delivery processes against a loopback receiver, in two scenarios:
 //   - the receiver answers at once: what the CPU allows. Every process of the system shares the
-//     machine's cores, so on a small machine two workers cannot reach twice one (see README).
+//     machine's cores, so on a small machine two workers cannot reach twice one (see docs/performance.md).
 //   - the receiver answers after BENCH_RECEIVER_DELAY_MS (default 40 ms), as real receivers take
 //     tens of milliseconds: one worker is then bounded by how many deliveries it has in flight
 //     (WEBHOOK_WORKER_CONCURRENCY, its default of 100 unless BENCH_LATENCY_CONCURRENCY says
@@ -62,7 +62,7 @@ const receiver = createServer((req, res) => {
 await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 const receiverUrl = `http://127.0.0.1:${receiver.address().port}/hook`;
 
-/** Both signatures, as a receiver following the README would check them. */
+/** Both signatures, as a receiver following docs/decisions.md would check them. */
 function verify(headers, body) {
   const service = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
   const key = Buffer.from(secret.slice('whsec_'.length), 'base64');

@@ -1,4 +1,4 @@
-// npm run cli -- <command>: the admin command line (operations.md), built on first use.
+// npm run cli -- <command>: the admin command line (docs/operations.md), built on first use.
 const { spawnSync } = require('node:child_process');
 const { CLI_ENTRY, ensureBuilt } = require('./apps');
 

@@ -55,7 +55,7 @@ export class Receiver {
   }
 }
 
-/** What a receiver does (README): both signatures over the raw body, compared in constant time in real code. */
+/** What a receiver does (docs/decisions.md, Webhooks): both signatures over the raw body, compared in constant time in real code. */
 export function verifyWebhookSignatures(secret: string, r: Received): void {
   const expected = 'sha256=' + createHmac('sha256', secret).update(r.body).digest('hex');
   expect(r.headers['x-service-signature']).toBe(expected);

@@ -1,6 +1,6 @@
 /**
  * Durable events between services. Each event is put on the queue of every
- * app that consumes it (architecture.md, point 2); the job name is the event
+ * app that consumes it (docs/architecture.md, "Queues and events"); the job name is the event
  * name and the job id the outbox event id, so a re-publish is de-duplicated
  * and consumers must be idempotent.
  */

@@ -4,7 +4,7 @@ import { AgentsEnv } from '../config/agents.env';
 import { UsersService } from '../users/users.service';
 import { ApiKeysService } from './api-keys.service';
 
-/** BOOTSTRAP_API_KEY (operations.md): the default user exists and this exact key is valid for it. */
+/** BOOTSTRAP_API_KEY (docs/operations.md): the default user exists and this exact key is valid for it. */
 @Injectable()
 export class BootstrapApiKey implements OnApplicationBootstrap {
   private readonly logger = new Logger(BootstrapApiKey.name);

@@ -9,7 +9,7 @@ import { AdminCliModule } from './admin-cli.module';
 
 type Action = (app: INestApplicationContext) => Promise<unknown>;
 
-/** The admin command line of operations.md; each command prints one JSON object on stdout. */
+/** The admin command line of docs/operations.md; each command prints one JSON object on stdout. */
 export function buildAdminCli(run: (action: Action) => Promise<void>): Command {
   const program = new Command('cli').description('Agent Automation Service administration').exitOverride();
 

@@ -1,7 +1,7 @@
 import { ServiceEnv } from '@aas/platform';
 import { IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
 
-/** runtime-protocol.md's settings, and how many runs one process executes at once. */
+/** The settings of docs/runtime-protocol.md, and how many runs one process executes at once. */
 export class RunsEnv extends ServiceEnv {
   override HEALTH_PORT: number = 3002;
 

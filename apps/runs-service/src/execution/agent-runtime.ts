@@ -1,6 +1,6 @@
 import { RuntimeLine } from './runtime-line';
 
-/** The dispatch body of runtime-protocol.md. */
+/** The dispatch body of docs/runtime-protocol.md. */
 export interface RunDispatch {
   run_id: string;
   agent_id: string;

@@ -5,7 +5,7 @@ import { RuntimeLine } from './runtime-line';
 const STARTER_INSTRUCTIONS = 'Describe what this agent should do, step by step.';
 
 /**
- * The in-process runtime of runtime-protocol.md: one step per plan step (one
+ * The in-process runtime of docs/runtime-protocol.md: one step per plan step (one
  * when there are none), spaced by BUILTIN_RUNTIME_STEP_MS, then completed with
  * outcome success; a build run also writes its instructions back.
  */

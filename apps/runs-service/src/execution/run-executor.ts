@@ -128,7 +128,7 @@ function dispatchFor(run: RunEntity, context: AgentContext): RunDispatch {
   };
 }
 
-/** runtime-protocol.md: a run waiting for input longer than RUN_PAUSE_AFTER_MS becomes paused. */
+/** docs/runtime-protocol.md: a run waiting for input longer than RUN_PAUSE_AFTER_MS becomes paused. */
 class PauseTimer {
   private timer?: NodeJS.Timeout;
 

@@ -22,7 +22,7 @@ export interface RunTransition {
 }
 
 /**
- * The run state machine of runtime-protocol.md. A line that breaks the
+ * The run state machine of docs/runtime-protocol.md. A line that breaks the
  * protocol (a terminal line with a bad outcome) turns into a failure.
  */
 export function transitionFor(state: RunState, line: RuntimeLine): RunTransition {

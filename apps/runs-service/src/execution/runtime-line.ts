@@ -1,4 +1,4 @@
-/** One NDJSON line of the agent runtime protocol (runtime-protocol.md): a JSON object with a string `type`. */
+/** One NDJSON line of the agent runtime protocol (docs/runtime-protocol.md): a JSON object with a string `type`. */
 export interface RuntimeLine {
   type: string;
   [key: string]: unknown;

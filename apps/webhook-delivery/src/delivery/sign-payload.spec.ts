@@ -3,7 +3,7 @@ import { deliveryHeaders, generateSigningSecret, serviceSignature, standardWebho
 
 const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 
-// Receiver-side checks, written from the specs alone (the README documents the same steps).
+// Receiver-side checks, written from the specs alone (docs/decisions.md, Webhooks, documents the same steps).
 function receiverAcceptsServiceSignature(secret: string, rawBody: string, header: string): boolean {
   const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(rawBody).digest('hex')}`);
   const given = Buffer.from(header);

@@ -2,7 +2,7 @@ import { IsIn, IsInt, Matches, Max, Min } from 'class-validator';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-/** Settings every app reads. Defaults are operations.md's. */
+/** Settings every app reads. Defaults as documented in docs/operations.md. */
 export class CommonEnv {
   @Matches(/^rediss?:\/\/\S+$/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
   REDIS_URL: string = 'redis://127.0.0.1:6379';
@@ -33,7 +33,7 @@ export class ServiceEnv extends CommonEnv {
   @IsInt({ message: 'HEALTH_PORT must be an integer' })
   @Min(0)
   @Max(65535)
-  /** Each app sets its own default (operations.md); 0 lets the OS pick a port. */
+  /** Each app sets its own default (docs/operations.md); 0 lets the OS pick a port. */
   HEALTH_PORT: number = 0;
 
   /** Requests this process handles at once from the transport. */

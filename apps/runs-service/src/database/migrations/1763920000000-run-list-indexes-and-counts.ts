@@ -29,7 +29,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * column here.
  *
  * Both extensions are trusted: a database owner, or any user with CREATE on
- * the database, may create them; otherwise a superuser has to, once (README).
+ * the database, may create them; otherwise a superuser has to, once (docs/operations.md).
  * The migration locks runs against writes while it builds (seconds per
  * million runs).
  */
