@@ -5,7 +5,10 @@
 //   apt-get install -y libquartz2-java      # /usr/share/java/quartz2.jar
 //   node scripts/quartz-oracle/generate.mjs
 //
-// QUARTZ_JAR overrides the jar's path. Quartz fires nothing after the year the JVM started + 100; the fixture
+// QUARTZ_JAR overrides the jar's path. A wider random search, not for committing:
+//   QUARTZ_ORACLE_SEED=7 QUARTZ_ORACLE_RANDOM=20000 QUARTZ_ORACLE_OUT=/tmp/wide.json node scripts/quartz-oracle/generate.mjs
+//   QUARTZ_PARITY_FIXTURE=/tmp/wide.json npx jest apps/scheduler-service/src/cron/quartz-parity
+// Quartz fires nothing after the year the JVM started + 100; the fixture
 // records that year, and the test evaluates with the same bound.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +18,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const FIXTURE = join(here, '../../apps/scheduler-service/src/cron/quartz-parity.fixture.json');
+const FIXTURE = process.env.QUARTZ_ORACLE_OUT ?? join(here, '../../apps/scheduler-service/src/cron/quartz-parity.fixture.json');
 const QUARTZ_JAR = process.env.QUARTZ_JAR ?? '/usr/share/java/quartz2.jar';
 const FIRES = 5;
 
@@ -56,7 +59,7 @@ const EDGE_EXPRESSIONS = [
   '0 0 12 31 12 ? 2125,2126,2127',
 ];
 const EDGE_STARTS = ['2026-01-01T00:00:00Z', '2027-02-27T12:00:00Z', '2028-02-28T13:00:00Z', '2026-04-29T23:59:59Z',
-  '2029-08-31T23:59:59Z'];
+  '2029-08-31T23:59:59Z', '2027-03-31T12:00:00Z', '2031-01-29T12:00:00Z'];
 
 // --- 2. Expressions Quartz refuses (and two it refuses that are our OR extension) -------------------------------
 const REFUSED = [
@@ -121,7 +124,7 @@ function mulberry32(seed) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-const random = mulberry32(20261124);
+const random = mulberry32(Number(process.env.QUARTZ_ORACLE_SEED ?? 20261124));
 const pick = (list) => list[Math.floor(random() * list.length)];
 const NUMBERS = [[0, 1, 5, 7, 15, 29, 30, 45, 58, 59, 60], [0, 1, 5, 7, 15, 29, 30, 45, 58, 59, 60],
   [0, 1, 2, 3, 11, 12, 22, 23, 24], [0, 1, 2, 3, 15, 28, 29, 30, 31, 32], [0, 1, 2, 3, 6, 11, 12, 13],
@@ -151,7 +154,7 @@ function randomExpression() {
   if (random() < 0.5) fields[6] = '*';
   return fields.join(' ');
 }
-const RANDOM_COUNT = 900;
+const RANDOM_COUNT = Number(process.env.QUARTZ_ORACLE_RANDOM ?? 900);
 const RANDOM_STARTS = ['2026-01-01T00:00:00Z', '2026-11-29T23:59:59Z', '2028-02-28T00:00:00Z', '2030-06-15T12:34:56Z'];
 
 // --- Rows -------------------------------------------------------------------------------------------------------
@@ -167,7 +170,9 @@ for (const zone of ZONES) {
   for (const expression of ZONE_EXPRESSIONS) for (const start of starts) add('zone', expression, zone, start);
 }
 for (const [expression, zone] of SPARSE) add('sparse', expression, zone, at('2026-01-01T00:00:00Z'));
-for (let i = 0; i < RANDOM_COUNT; i++) add('random', randomExpression(), 'UTC', at(pick(RANDOM_STARTS)));
+for (let i = 0; i < RANDOM_COUNT; i++) {
+  add('random', randomExpression(), i % 3 ? 'UTC' : pick(ZONES), at(pick(RANDOM_STARTS)) + Math.floor(random() * 400) * 86_400_000);
+}
 
 // --- Ask Quartz -------------------------------------------------------------------------------------------------
 const classes = mkdtempSync(join(tmpdir(), 'quartz-oracle-'));

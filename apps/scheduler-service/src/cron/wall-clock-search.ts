@@ -48,8 +48,8 @@ function dayOfMonthMatches(rule: DayOfMonthRule, year: number, month: number, la
     for (const day of rule.days) if (day <= lastDay) into[day] = true;
     return;
   }
+  // L-n may point before the 1st (L-30 in February): no fire, unless W moves it into the month (day 0 a Sunday).
   const base = rule.kind === 'last' ? lastDay - rule.offset : rule.day;
-  if (base < 1) return; // L-n with n past the month's first day: no such day this month
   const day = rule.kind === 'last' && !rule.nearestWeekday ? base : nearestWeekday(year, month, base, lastDay);
   if (day >= 1 && day <= lastDay) into[day] = true;
 }
@@ -106,18 +106,39 @@ function firstTimeOfDay(rules: CronRules, h: number, m: number, s: number): numb
 }
 
 /**
+ * Quartz's search, once the `nW` day of the month it starts in has passed, goes on at day n of the next month;
+ * when that month is shorter than n, this runs into the month after, and the next month gets no fire (31W:
+ * from March 31 afternoon, the next fire is in May even when April 30 is April's nearest weekday to "April 31").
+ * Returns that skipped month as year * 12 + month - 1, or null.
+ */
+function monthSkippedFromStart(rules: CronRules, from: Date): number | null {
+  const rule = rules.dayOfMonth;
+  if (rule?.kind !== 'nearest-weekday' || rules.dayOfWeek !== null) return null;
+  const [y, mo, d] = [from.getUTCFullYear(), from.getUTCMonth() + 1, from.getUTCDate()];
+  const next = y * 12 + mo; // the following month, as year * 12 + month - 1
+  if (rule.day <= daysInMonth(Math.floor(next / 12), (next % 12) + 1)) return null;
+  const lastDay = daysInMonth(y, mo);
+  // The day Quartz's search stands on when it applies the day rule: the start's, or the next if no time is left.
+  const onDay = firstTimeOfDay(rules, from.getUTCHours(), from.getUTCMinutes(), from.getUTCSeconds()) === null ? d + 1 : d;
+  const target = nearestWeekday(y, mo, rule.day, lastDay);
+  return onDay <= lastDay && target < onDay ? next : null;
+}
+
+/**
  * The first wall-clock time at or after `fromLocalMs` (whole seconds) that the expression matches, as local ms,
  * or null when there is none up to the last year allowed. Visits each allowed month at most once.
  */
 export function nextWallClockTime(rules: CronRules, fromLocalMs: number, meter?: CronWorkMeter): number | null {
   const from = new Date(fromLocalMs);
   const [y, mo, d] = [from.getUTCFullYear(), from.getUTCMonth() + 1, from.getUTCDate()];
+  const skipped = monthSkippedFromStart(rules, from);
   for (let yi = lowerBound(rules.years, y); yi < rules.years.length; yi++) {
     const year = rules.years[yi];
     for (let mi = year === y ? lowerBound(rules.months, mo) : 0; mi < rules.months.length; mi++) {
       const month = rules.months[mi];
       const sameMonth = year === y && month === mo;
       if (meter) meter.months++;
+      if (year * 12 + month - 1 === skipped) continue;
       for (const day of matchingDays(rules, year, month)) {
         if (sameMonth && day < d) continue;
         const sameDay = sameMonth && day === d;
