@@ -126,13 +126,15 @@ function mulberry32(seed) {
 }
 const random = mulberry32(Number(process.env.QUARTZ_ORACLE_SEED ?? 20261124));
 const pick = (list) => list[Math.floor(random() * list.length)];
-const NUMBERS = [[0, 1, 5, 7, 15, 29, 30, 45, 58, 59, 60], [0, 1, 5, 7, 15, 29, 30, 45, 58, 59, 60],
-  [0, 1, 2, 3, 11, 12, 22, 23, 24], [0, 1, 2, 3, 15, 28, 29, 30, 31, 32], [0, 1, 2, 3, 6, 11, 12, 13],
-  [0, 1, 2, 5, 6, 7, 8], [2026, 2027, 2028, 2030, 2096, 2125, 2126, 2127, 1969]];
-const STEPS = [0, 1, 2, 3, 5, 7, 12, 13, 24, 31, 32, 60];
+// Values each field allows, then a few it does not (drawn 1 time in 10).
+const NUMBERS = [[0, 1, 5, 7, 15, 29, 30, 45, 58, 59], [0, 1, 5, 7, 15, 29, 30, 45, 58, 59],
+  [0, 1, 2, 3, 11, 12, 22, 23], [1, 2, 3, 15, 28, 29, 30, 31], [1, 2, 3, 6, 11, 12],
+  [1, 2, 5, 6, 7], [2026, 2027, 2028, 2030, 2096, 2125, 2126, 2127, 1969]];
+const OUT_OF_RANGE = [[60, 99], [60], [24], [0, 32], [0, 13], [0, 8], [0]];
+const STEPS = [0, 1, 2, 3, 5, 7, 12, 13, 24, 31, 32, 60, 100];
 const NAMES = [[], [], [], [], ['JAN', 'FEB', 'MAR', 'DEC', 'jun'], ['SUN', 'MON', 'FRI', 'SAT', 'wed'], []];
 function randomPart(field) {
-  const n = () => pick(NUMBERS[field]);
+  const n = () => pick(random() < 0.1 ? OUT_OF_RANGE[field] : NUMBERS[field]);
   const forms = [() => `${n()}`, () => `${n()}-${n()}`, () => `${n()}/${pick(STEPS)}`, () => `${n()}-${n()}/${pick(STEPS)}`,
     () => '*', () => `*/${pick(STEPS)}`, () => `/${pick(STEPS)}`];
   if (field === 3) forms.push(() => '?', () => 'L', () => 'LW', () => `L-${pick([0, 1, 2, 3, 15, 27, 28, 29, 30, 31])}`,
@@ -146,7 +148,7 @@ function randomPart(field) {
 }
 function randomExpression() {
   const fields = [0, 1, 2, 3, 4, 5, 6].map((field) => {
-    if (field < 3 && random() < 0.6) return `${pick(NUMBERS[field].slice(0, -1))}`; // keep most fire times sparse
+    if (field < 3 && random() < 0.6) return `${pick(NUMBERS[field])}`; // keep most fire times sparse
     const parts = Array.from({ length: random() < 0.8 ? 1 : 2 }, () => randomPart(field));
     return parts.join(',');
   });

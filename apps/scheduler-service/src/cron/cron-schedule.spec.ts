@@ -96,6 +96,20 @@ describe(parseCronSchedule.name, () => {
       ]);
     });
 
+    it('both day fields with L and n#k: the last day or the third Friday', () => {
+      expect(upcomingIso('0 0 12 L * 6#3 *', '2026-01-01T00:00:00Z', 4)).toEqual([
+        '2026-01-16T12:00:00.000Z',
+        '2026-01-31T12:00:00.000Z',
+        '2026-02-20T12:00:00.000Z',
+        '2026-02-28T12:00:00.000Z',
+      ]);
+    });
+
+    it('LW asked from the last millisecond of the day before (Quartz 2.3.2 skips this fire)', () => {
+      // 2026-11-30 is a Monday, the last weekday of November
+      expect(upcomingIso('0 0 0 LW * ? *', '2026-11-29T23:59:59.999Z', 1)).toEqual(['2026-11-30T00:00:00.000Z']);
+    });
+
     it('fires nothing after the year bound (the year of parsing + 100, as Quartz)', () => {
       const parsedIn2026 = (expression: string) => parseCronScheduleAt(expression, null, at('2026-07-01T00:00:00Z'));
       expect(iso([parsedIn2026('0 0 12 1 1 ? 2126').next(at('2026-01-01T00:00:00Z'))])).toEqual(['2126-01-01T12:00:00.000Z']);

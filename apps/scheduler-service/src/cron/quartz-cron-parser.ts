@@ -35,20 +35,19 @@ const LIMITS: ReadonlyArray<{ min: number; max: number; wrap: number; maxStep: n
   { min: 1970, max: Number.MAX_SAFE_INTEGER, wrap: 0, maxStep: Number.MAX_SAFE_INTEGER },
 ];
 const INT_MAX = 2147483647;
-/** `*` alone (or with a step of 0 or less): every value. */
-const EVERY = -2;
+/**
+ * Quartz keeps `*` and `?` as the numbers 99 and 98 in the value sets, and numbers typed in are not told apart:
+ * `99` is `*` in every field (`99-5` is `0-5` in minutes), `98` is `?` in the day fields. We keep the same sets.
+ */
+const ALL_SPEC = 99;
+const NO_SPEC = 98;
 const NONE = -1;
 
-interface FieldValues {
-  readonly values: Set<number>;
-  /** `?` appeared. */
-  noSpec: boolean;
-  /** A bare `*` appeared (Quartz keeps a marker for it, which decides one of its `?` checks). */
-  star: boolean;
-}
-
 class QuartzFieldParser {
-  readonly fields: FieldValues[] = FIELD_NAMES.map(() => ({ values: new Set<number>(), noSpec: false, star: false }));
+  /** Per field the numbers Quartz would hold, markers included (values above ALL_SPEC are left out). */
+  readonly fields: Array<Set<number>> = FIELD_NAMES.map(() => new Set<number>());
+  /** Per field the largest number Quartz would hold (its `?` check compares it with NO_SPEC). */
+  readonly largest: number[] = FIELD_NAMES.map(() => -Infinity);
   lastDayOfMonth = false;
   lastDayOffset = 0;
   nearestWeekday = false;
@@ -115,16 +114,15 @@ class QuartzFieldParser {
     if (this.field !== F.DayOfMonth && this.field !== F.DayOfWeek) {
       this.fail(`'?' is only allowed in the day-of-month and day-of-week fields`);
     }
-    const dayOfMonth = this.fields[F.DayOfMonth];
     if (this.field === F.DayOfWeek && !this.lastDayOfMonth) {
-      if (dayOfMonth.values.size === 0 && !dayOfMonth.noSpec && !dayOfMonth.star) this.fail(`day-of-month has no value`);
-      if (dayOfMonth.noSpec && !dayOfMonth.star) this.fail(`'?' cannot be both the day-of-month and the day-of-week`);
+      if (this.fields[F.DayOfMonth].size === 0) this.fail(`day-of-month has no value`);
+      if (this.largest[F.DayOfMonth] === NO_SPEC) this.fail(`'?' cannot be both the day-of-month and the day-of-week`);
     }
-    this.fields[this.field].noSpec = true;
+    this.addValues(NO_SPEC, NONE, 0);
   }
 
   private parseEvery(s: string): void {
-    if (s === '*') return this.addValues(EVERY, NONE, 0);
+    if (s === '*') return this.addValues(ALL_SPEC, NONE, 0);
     if (s[0] === '/' && s.length === 1) this.fail(`'/' must be followed by a number`);
     let step = 1;
     const slash = s[0] === '*' ? 1 : 0;
@@ -133,7 +131,7 @@ class QuartzFieldParser {
       step = this.javaInt(s.slice(slash + 1), 'step');
       this.checkStep(step);
     }
-    this.addValues(EVERY, NONE, step);
+    this.addValues(ALL_SPEC, NONE, step);
   }
 
   private parseLast(s: string): void {
@@ -164,20 +162,17 @@ class QuartzFieldParser {
         if (this.field !== F.DayOfWeek) this.fail(`'L' after a number is only allowed in the day-of-week field`);
         if (value < 1 || value > 7) this.outOfRange(value);
         this.lastDayOfWeek = true;
-        this.fields[this.field].values.add(value);
-        return;
+        return this.add(value);
       case 'W':
         if (this.field !== F.DayOfMonth) this.fail(`'W' is only allowed in the day-of-month field`);
         if (value > 31) this.outOfRange(value);
         if (value < 1) this.fail(`day 0 has no nearest weekday (Quartz never answers for it)`);
         this.nearestWeekday = true;
-        this.fields[this.field].values.add(value);
-        return;
+        return this.add(value);
       case '#':
         if (this.field !== F.DayOfWeek) this.fail(`'#' is only allowed in the day-of-week field`);
         this.nthDayOfWeek = this.nth(s.slice(i + 1));
-        this.fields[this.field].values.add(value); // Quartz checks no range here (wall-clock-search.ts)
-        return;
+        return this.add(value); // Quartz checks no range here (wall-clock-search.ts)
       case '-':
         return this.parseRange(s, i + 1, value);
       case '/': {
@@ -214,38 +209,47 @@ class QuartzFieldParser {
     return n;
   }
 
-  /** Adds `start` alone (step 0 or -1), or start..end (end NONE: to the field's maximum) every `step`. */
+  /**
+   * Adds `start` alone (step 0 or -1), or start..end (end NONE: to the field's maximum) every `step`, as Quartz's
+   * addToSet: ALL_SPEC (and NO_SPEC in the day fields) pass its range check and ALL_SPEC starts at the minimum.
+   */
   private addValues(start: number, end: number, step: number): void {
     const limits = LIMITS[this.field];
-    const field = this.fields[this.field];
-    if (start !== EVERY && this.field !== F.Year) {
+    const isDayField = this.field === F.DayOfMonth || this.field === F.DayOfWeek;
+    const exempt = start === ALL_SPEC || (start === NO_SPEC && isDayField) || this.field === F.Year;
+    if (!exempt) {
       const tooLow = this.field === F.DayOfWeek ? start === 0 : start < limits.min;
       if (tooLow || start > limits.max) this.outOfRange(start);
       if (end > limits.max) this.outOfRange(end);
     }
-    if ((step === 0 || step === -1) && start !== EVERY) {
-      field.values.add(start);
-      return;
-    }
-    if (start === EVERY && step <= 0) {
+    if ((step === 0 || step === -1) && start !== ALL_SPEC) return this.add(start);
+    if (start === ALL_SPEC && step <= 0) {
       step = 1;
-      field.star = true;
+      this.add(ALL_SPEC);
     }
     const maxValue = this.field === F.Year ? this.maxYear : limits.max;
-    const from = start === EVERY ? limits.min : start;
+    const from = start === ALL_SPEC ? limits.min : start;
     let to = end === NONE ? maxValue : end;
     let wrap = 0;
     if (to < from) {
       if (this.field === F.Year) this.fail(`the start year must be before the end year (and a step runs at most to ${this.maxYear})`);
       wrap = limits.wrap;
       to += wrap;
+    } else {
+      // Quartz adds every value up to `to`; later years never fire, other numbers past ALL_SPEC mean nothing.
+      this.largest[this.field] = Math.max(this.largest[this.field], from + Math.floor((to - from) / step) * step);
+      to = Math.min(to, this.field === F.Year ? this.maxYear : ALL_SPEC);
     }
-    to = Math.min(to, wrap ? to : maxValue); // years after the bound never fire: not stored
     for (let v = from; v <= to; v += step) {
       let value = wrap ? v % wrap : v;
       if (wrap && value === 0 && limits.min === 1) value = wrap;
-      field.values.add(value);
+      this.add(value);
     }
+  }
+
+  private add(value: number): void {
+    this.fields[this.field].add(value);
+    this.largest[this.field] = Math.max(this.largest[this.field], value);
   }
 
   private checkStep(step: number): void {
@@ -295,33 +299,36 @@ export function splitCronFields(expression: string): string[] {
 export function parseQuartzFields(fields: readonly string[], maxYear: number): CronRules {
   const parser = new QuartzFieldParser(maxYear);
   fields.forEach((field, index) => parser.parseField(index as F, javaTrim(field.toUpperCase())));
-  const sorted = (f: F) => [...parser.fields[f].values].sort((a, b) => a - b);
-  for (const f of [F.Second, F.Minute, F.Hour, F.Month, F.DayOfWeek]) {
+  /** The field's values, markers and numbers past its range left out (Quartz only reaches them after all others). */
+  const values = (f: F) =>
+    [...parser.fields[f]].filter((v) => v !== ALL_SPEC && v !== NO_SPEC && v <= LIMITS[f].max).sort((a, b) => a - b);
+  for (const f of [F.Second, F.Minute, F.Hour, F.Month]) {
     // Quartz accepts e.g. `L` in the hour field, but then cannot compute any time.
-    if (parser.fields[f].values.size === 0 && !parser.fields[f].noSpec) {
-      throw new CronExpressionError(`the ${FIELD_NAMES[f]} field ('${fields[f]}') allows no value`);
-    }
+    if (values(f).length === 0) throw new CronExpressionError(`the ${FIELD_NAMES[f]} field ('${fields[f]}') allows no value`);
   }
-  const dom = parser.fields[F.DayOfMonth];
-  const dow = parser.fields[F.DayOfWeek];
-  if (dom.noSpec && dow.noSpec) {
-    throw new CronExpressionError(`'?' cannot be both the day-of-month and the day-of-week`);
-  }
-  if (!dom.noSpec && !parser.lastDayOfMonth && dom.values.size === 0) {
+  const domNoSpec = parser.fields[F.DayOfMonth].has(NO_SPEC);
+  const dowNoSpec = parser.fields[F.DayOfWeek].has(NO_SPEC);
+  if (domNoSpec && dowNoSpec) throw new CronExpressionError(`'?' cannot be both the day-of-month and the day-of-week`);
+  if (!domNoSpec && !parser.lastDayOfMonth && values(F.DayOfMonth).length === 0) {
     throw new CronExpressionError(`the day-of-month field ('${fields[F.DayOfMonth]}') allows no value`);
   }
-  const bothRestricted = !dom.noSpec && !dow.noSpec;
+  if (!dowNoSpec && parser.fields[F.DayOfWeek].size === 0) {
+    throw new CronExpressionError(`the day-of-week field ('${fields[F.DayOfWeek]}') allows no value`);
+  }
+  const bothRestricted = !domNoSpec && !dowNoSpec;
   // With both day fields given (our extension), a bare `*` in one of them leaves the day to the other one.
-  const dayOfMonth = dom.noSpec || (bothRestricted && fields[F.DayOfMonth] === '*' && fields[F.DayOfWeek] !== '*')
+  const dayOfMonth = domNoSpec || (bothRestricted && fields[F.DayOfMonth] === '*' && fields[F.DayOfWeek] !== '*')
     ? null
-    : dayOfMonthRule(parser, sorted(F.DayOfMonth));
-  const dayOfWeek = dow.noSpec || (bothRestricted && fields[F.DayOfWeek] === '*') ? null : dayOfWeekRule(parser, sorted(F.DayOfWeek));
+    : dayOfMonthRule(parser, values(F.DayOfMonth));
+  const dayOfWeek = dowNoSpec || (bothRestricted && fields[F.DayOfWeek] === '*')
+    ? null
+    : dayOfWeekRule(parser, values(F.DayOfWeek), Math.min(...parser.fields[F.DayOfWeek]));
   return {
-    seconds: sorted(F.Second),
-    minutes: sorted(F.Minute),
-    hours: sorted(F.Hour),
-    months: sorted(F.Month),
-    years: sorted(F.Year).filter((y) => y <= maxYear),
+    seconds: values(F.Second),
+    minutes: values(F.Minute),
+    hours: values(F.Hour),
+    months: values(F.Month),
+    years: [...parser.fields[F.Year]].filter((y) => y <= maxYear).sort((a, b) => a - b),
     dayOfMonth,
     dayOfWeek,
   };
@@ -334,9 +341,12 @@ function dayOfMonthRule(parser: QuartzFieldParser, days: number[]): DayOfMonthRu
   return { kind: 'days', days };
 }
 
-/** Quartz's precedence: nL, then n#k (each on the smallest day listed), then the plain list. */
-function dayOfWeekRule(parser: QuartzFieldParser, weekdays: number[]): DayOfWeekRule {
-  if (parser.lastDayOfWeek) return { kind: 'last', weekday: weekdays[0] };
-  if (parser.nthDayOfWeek) return { kind: 'nth', weekday: weekdays[0], nth: parser.nthDayOfWeek };
+/**
+ * Quartz's precedence: nL, then n#k (each on the smallest number listed, which `#` does not range-check: `0#2`,
+ * `9#2`), then the plain list.
+ */
+function dayOfWeekRule(parser: QuartzFieldParser, weekdays: number[], smallest: number): DayOfWeekRule {
+  if (parser.lastDayOfWeek) return { kind: 'last', weekday: smallest };
+  if (parser.nthDayOfWeek) return { kind: 'nth', weekday: smallest, nth: parser.nthDayOfWeek };
   return { kind: 'weekdays', weekdays };
 }
