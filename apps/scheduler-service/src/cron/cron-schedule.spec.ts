@@ -83,6 +83,13 @@ describe(parseCronSchedule.name, () => {
       expect(upcomingIso('0 0 12 31W 4 ? *', '2026-01-01T00:00:00Z', 1)).toEqual(['2027-04-30T12:00:00.000Z']);
     });
 
+    it('nW: after the W day has passed, Quartz goes on at day n of the next month, skipping a shorter one', () => {
+      // "February 29" 2031 is Saturday March 1, so February's nearest weekday is the 28th; asked from the January
+      // fire, Quartz answers March 28, asked from February 1, February 28.
+      expect(upcomingIso('0 0 12 29W * ? *', '2031-01-29T12:00:00Z', 1)).toEqual(['2031-03-28T12:00:00.000Z']);
+      expect(upcomingIso('0 0 12 29W * ? *', '2031-02-01T00:00:00Z', 1)).toEqual(['2031-02-28T12:00:00.000Z']);
+    });
+
     it('both day fields restricted (our extension): either matches; a bare * leaves the day to the other', () => {
       // the 15th or Mondays; 2026-01-05 and 12 are Mondays
       expect(upcomingIso('0 0 12 15 * MON *', '2026-01-01T00:00:00Z', 3)).toEqual([
