@@ -1,4 +1,4 @@
-import { CronExpressionError, parseCronSchedule } from './cron-schedule';
+import { CronExpressionError, CronWorkMeter, parseCronSchedule, parseCronScheduleAt } from './cron-schedule';
 
 const at = (iso: string) => new Date(iso);
 const iso = (dates: Array<Date | null>) => dates.map((d) => d?.toISOString() ?? null);
@@ -60,9 +60,68 @@ describe(parseCronSchedule.name, () => {
       expect(upcomingIso('0 0 10 ? * FRI#3 *', '2026-01-01T00:00:00Z', 1)).toEqual(['2026-01-16T10:00:00.000Z']);
     });
 
-    it('n#L and nL: last given weekday of the month', () => {
-      expect(upcomingIso('0 0 10 ? * 6#L *', '2026-01-01T00:00:00Z', 1)).toEqual(['2026-01-30T10:00:00.000Z']);
+    it('nL: last given weekday of the month', () => {
       expect(upcomingIso('0 0 10 ? * 6L *', '2026-01-01T00:00:00Z', 1)).toEqual(['2026-01-30T10:00:00.000Z']);
+      expect(upcomingIso('0 0 10 ? * FRIL *', '2026-01-01T00:00:00Z', 1)).toEqual(['2026-01-30T10:00:00.000Z']);
+    });
+
+    it('L-n: n days before the last day, none in a month too short for it', () => {
+      expect(upcomingIso('0 15 10 L-2 * ? *', '2026-01-01T00:00:00Z', 2)).toEqual([
+        '2026-01-29T10:15:00.000Z',
+        '2026-02-26T10:15:00.000Z',
+      ]);
+      // L-28 in February: the 1st in a leap year, nothing otherwise
+      expect(upcomingIso('0 0 12 L-28 2 ? *', '2026-01-01T00:00:00Z', 2)).toEqual([
+        '2028-02-01T12:00:00.000Z',
+        '2032-02-01T12:00:00.000Z',
+      ]);
+    });
+
+    it('nW past the end of a short month: Quartz looks at the day it runs into', () => {
+      // 31W in April 2027: "April 31" is Saturday May 1, so the Friday before, April 30; in April 2026 (May 1 a
+      // Friday) nothing.
+      expect(upcomingIso('0 0 12 31W 4 ? *', '2026-01-01T00:00:00Z', 1)).toEqual(['2027-04-30T12:00:00.000Z']);
+    });
+
+    it('nW: after the W day has passed, Quartz goes on at day n of the next month, skipping a shorter one', () => {
+      // "February 29" 2031 is Saturday March 1, so February's nearest weekday is the 28th; asked from the January
+      // fire, Quartz answers March 28, asked from February 1, February 28.
+      expect(upcomingIso('0 0 12 29W * ? *', '2031-01-29T12:00:00Z', 1)).toEqual(['2031-03-28T12:00:00.000Z']);
+      expect(upcomingIso('0 0 12 29W * ? *', '2031-02-01T00:00:00Z', 1)).toEqual(['2031-02-28T12:00:00.000Z']);
+    });
+
+    it('both day fields restricted (our extension): either matches; a bare * leaves the day to the other', () => {
+      // the 15th or Mondays; 2026-01-05 and 12 are Mondays
+      expect(upcomingIso('0 0 12 15 * MON *', '2026-01-01T00:00:00Z', 3)).toEqual([
+        '2026-01-05T12:00:00.000Z',
+        '2026-01-12T12:00:00.000Z',
+        '2026-01-15T12:00:00.000Z',
+      ]);
+      expect(upcomingIso('0 0 12 * * MON *', '2026-01-01T00:00:00Z', 2)).toEqual([
+        '2026-01-05T12:00:00.000Z',
+        '2026-01-12T12:00:00.000Z',
+      ]);
+    });
+
+    it('both day fields with L and n#k: the last day or the third Friday', () => {
+      expect(upcomingIso('0 0 12 L * 6#3 *', '2026-01-01T00:00:00Z', 4)).toEqual([
+        '2026-01-16T12:00:00.000Z',
+        '2026-01-31T12:00:00.000Z',
+        '2026-02-20T12:00:00.000Z',
+        '2026-02-28T12:00:00.000Z',
+      ]);
+    });
+
+    it('LW asked from the last millisecond of the day before (Quartz 2.3.2 skips this fire)', () => {
+      // 2026-11-30 is a Monday, the last weekday of November
+      expect(upcomingIso('0 0 0 LW * ? *', '2026-11-29T23:59:59.999Z', 1)).toEqual(['2026-11-30T00:00:00.000Z']);
+    });
+
+    it('fires nothing after the year bound (the year of parsing + 100, as Quartz)', () => {
+      const parsedIn2026 = (expression: string) => parseCronScheduleAt(expression, null, at('2026-07-01T00:00:00Z'));
+      expect(iso([parsedIn2026('0 0 12 1 1 ? 2126').next(at('2026-01-01T00:00:00Z'))])).toEqual(['2126-01-01T12:00:00.000Z']);
+      expect(parsedIn2026('0 0 12 1 1 ? 2127').next(at('2026-01-01T00:00:00Z'))).toBeNull();
+      expect(parsedIn2026('0 0 12 * * ? *').next(at('2126-12-31T12:00:00Z'))).toBeNull();
     });
 
     it('accepts month and day names, case-insensitively', () => {
@@ -128,7 +187,7 @@ describe(parseCronSchedule.name, () => {
     describe('DST spring forward (Europe/Berlin 2026-03-29, 02:00 CET -> 03:00 CEST): times in the gap are skipped', () => {
       it('a fixed time in the gap does not fire that day, nor at a shifted time', () => {
         expect(upcomingIso('0 30 2 * * ? *', '2026-03-28T12:00:00Z', 2, 'Europe/Berlin')).toEqual([
-          '2026-03-30T00:30:00.000Z', // 02:30 CEST on the 30th; nothing on the 29th (croner alone gives 03:00)
+          '2026-03-30T00:30:00.000Z', // 02:30 CEST on the 30th; nothing on the 29th, not 03:00 either
           '2026-03-31T00:30:00.000Z',
         ]);
       });
@@ -193,13 +252,6 @@ describe(parseCronSchedule.name, () => {
     });
   });
 
-  it('parses an expression with no further fire, whose next() is null (callers decide what that means)', () => {
-    expect(parseCronSchedule('0 0 0 1 1 ? 2020').next(new Date())).toBeNull();
-    expect(parseCronSchedule('0 0 0 30 2 ? *').next(new Date())).toBeNull();
-    expect(parseCronSchedule('1 0 10 1 5 ? 2026').next(new Date('2026-05-01T10:00:01Z'))).toBeNull();
-    expect(parseCronSchedule('1 0 10 1 5 ? 2026').next(new Date('2026-05-01T10:00:00Z'))).toEqual(new Date('2026-05-01T10:00:01Z'));
-  });
-
   describe('rejections', () => {
     const rejection = (expression: string, timezone?: string | null): CronExpressionError => {
       try {
@@ -234,6 +286,12 @@ describe(parseCronSchedule.name, () => {
       expect(rejection('0 0 12 * * ? *', '').message).toMatch(/timezone/);
     });
 
+    it('does not refuse an expression whose fire times are all past: next() is null', () => {
+      expect(parseCronSchedule('0 0 0 1 1 ? 2020').next(at('2026-01-01T00:00:00Z'))).toBeNull();
+      expect(parseCronSchedule('0 0 0 30 2 ? *').upcoming(at('2026-01-01T00:00:00Z'), 5)).toEqual([]);
+      expect(parseCronSchedule('0 0 0 * * ? 0').next(at('2026-01-01T00:00:00Z'))).toBeNull(); // Quartz takes year 0
+    });
+
     it('out-of-range values', () => {
       expect(rejection('61 * * * * ? *').message).toMatch(/second value 61 is out of range 0-59/);
       expect(rejection('0 0 24 * * ? *').message).toMatch(/hour value 24/);
@@ -241,17 +299,62 @@ describe(parseCronSchedule.name, () => {
       expect(rejection('0 0 0 32W * ? *').message).toMatch(/day-of-month value 32/);
       expect(rejection('0 0 0 ? * 0 *').message).toMatch(/day-of-week value 0 is out of range 1-7 \(1 = SUN/);
       expect(rejection('0 0 0 ? * 2-8 *').message).toMatch(/day-of-week value 8/);
-      expect(rejection('0 0 0 ? * 2#6 *').message).toMatch(/^invalid cron expression: .*nth weekday/);
-      expect(rejection('0 0 0 * * ? 0').message).toMatch(/^invalid cron expression: .*year/);
+      expect(rejection('0 0 0 ? * 2#6 *').message).toMatch(/'#' must be followed by a number from 1 to 5.*'2#6'/);
+      expect(rejection('0 0 0 L-31 * ? *').message).toMatch(/offset from the last day must be at most 30/);
     });
 
-    it('Quartz L-n offsets', () => {
-      expect(rejection('0 0 0 L-3 * ? *').message).toMatch(/'L-3'.*not supported/);
+    it('what Quartz refuses', () => {
+      expect(rejection('0 0 0 ? * 6#L *').message).toMatch(/'#' must be followed by a number/);
+      expect(rejection('0 0 0 L,15 * ? *').message).toMatch(/'L' cannot be combined/);
+      expect(rejection('0 0 0 ? * 2#1,3#2 *').message).toMatch(/only one '#'/);
+      expect(rejection('0 0 0 1 1 ? 2030-2020').message).toMatch(/start year must be before the end year/);
+      expect(rejection('a b c d e f g').message).toMatch(/names are only allowed in the month and day-of-week fields/);
+      expect(rejection('0 0 0 ? FOO * *').message).toMatch(/'FOO' is not a month/);
     });
 
-    it('other syntax errors carry croner’s message', () => {
-      expect(rejection('a b c d e f g').message).toMatch(/^invalid cron expression: /);
-      expect(rejection('0 0 0 1W-5 * ? *').message).toMatch(/^invalid cron expression: /);
+    it('what Quartz accepts but cannot compute a time for', () => {
+      expect(rejection('0 0 L * * ? *').message).toMatch(/the hour field \('L'\) allows no value/);
+      expect(rejection('0 0 0 0W * ? *').message).toMatch(/day 0 has no nearest weekday/);
     });
+  });
+});
+
+describe('bounded evaluation', () => {
+  // Work, not time (bench/cron.mjs times it): months searched and Intl timezone look-ups per next(), for the
+  // shapes that cost most. Parsed in 2026: the year bound is 2126, so at most 101 years of 12 months.
+  const MAX_MONTHS = 12 * 101 + 12;
+  // 3 look-ups to place the start and a candidate, then per DST gap in the way about 11 (docs/cron.md); up to two
+  // transitions a year.
+  const MAX_ZONE_LOOKUPS = 3 + 12 * 2 * 101;
+
+  it.each([
+    ['0 30 2 ? 3 1#2 2030-2199', 'America/New_York'], // every fire in a spring-forward gap
+    ['0 30 2 ? 3 1#2 2030-9999', 'America/New_York'],
+    ['* * 2 ? 3 1#2 *', 'America/New_York'], // every second of the gap hour
+    ['*/1 * 2 ? 10 1#1 *', 'Australia/Lord_Howe'], // 30-minute gap on the first Sunday of October
+    ['0 0 0 29 2 ? 2096-2199/4', 'UTC'],
+    ['0 0 0 31 2 ? *', 'UTC'], // never fires
+    ['0 0 0 ? 2 1#5 *', 'Europe/Berlin'],
+    ['59 59 23 31 12 ? 2126', 'Pacific/Kiritimati'],
+    ['0 30 1 ? 11 1#1 *', 'America/New_York'], // every fire in a repeated hour
+  ])('%s in %s', (expression, timezone) => {
+    const meter: CronWorkMeter = { months: 0, zoneLookups: 0 };
+    const schedule = parseCronScheduleAt(expression, timezone, new Date('2026-07-01T00:00:00Z'), meter);
+    for (const start of ['2026-01-01T00:00:00Z', '2026-11-01T05:30:00Z', '2029-03-11T06:59:59Z']) {
+      meter.months = 0;
+      meter.zoneLookups = 0;
+      schedule.next(new Date(start));
+      expect(meter.months).toBeLessThanOrEqual(MAX_MONTHS);
+      expect(meter.zoneLookups).toBeLessThanOrEqual(MAX_ZONE_LOOKUPS);
+    }
+  });
+
+  it('a gap in the way of every candidate costs a few look-ups per year, not one per second of the gap', () => {
+    const meter: CronWorkMeter = { months: 0, zoneLookups: 0 };
+    const schedule = parseCronScheduleAt('* * 2 ? 3 1#2 *', 'America/New_York', new Date('2026-07-01T00:00:00Z'), meter);
+    // 02:xx on the second Sunday of March never exists in New York: nothing fires, 100 gaps are crossed.
+    expect(schedule.next(new Date('2026-04-01T00:00:00Z'))).toBeNull();
+    expect(meter.zoneLookups).toBeGreaterThan(100);
+    expect(meter.zoneLookups).toBeLessThanOrEqual(3 + 12 * 100);
   });
 });
