@@ -12,6 +12,7 @@ export interface SystemOptions {
   gateways?: number;
   bootstrapApiKey?: string;
   gatewayEnv?: Record<string, string>;
+  agentsEnv?: Record<string, string>;
   runsEnv?: Record<string, string>;
   schedulerEnv?: Record<string, string>;
   webhooksEnv?: Record<string, string>;
@@ -47,7 +48,7 @@ export class TestSystem {
     await migrateRunsSchema(env);
     await migrateSchedulerSchema(env);
     await migrateWebhooksSchema(env);
-    const agentsEnv = options.bootstrapApiKey ? { ...env, BOOTSTRAP_API_KEY: options.bootstrapApiKey } : env;
+    const agentsEnv = { ...env, ...options.agentsEnv, ...(options.bootstrapApiKey ? { BOOTSTRAP_API_KEY: options.bootstrapApiKey } : {}) };
     for (let i = 0; i < (options.agentsReplicas ?? 1); i++) system.agents.push(await startAgentsService(agentsEnv));
     system.others.runs = await startRunsService({ ...env, ...options.runsEnv });
     system.others.scheduler = await startSchedulerService({ ...env, ...options.schedulerEnv });
