@@ -77,6 +77,7 @@ export class ProcessSystem {
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
       WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
       RATE_LIMIT_REQUESTS: '0',
+      RATE_LIMIT_UNAUTHENTICATED_REQUESTS: '0',
       ...this.options.env,
     };
   }

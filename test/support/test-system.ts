@@ -62,8 +62,9 @@ export class TestSystem {
   baseEnv(): Env {
     return {
       ...appEnv(this.infra),
-      // Tests send many requests with one key; test/rate-limit.e2e-spec.ts sets a limit of its own.
+      // Tests send many requests with one key, all from 127.0.0.1; test/rate-limit.e2e-spec.ts sets limits of its own.
       RATE_LIMIT_REQUESTS: '0',
+      RATE_LIMIT_UNAUTHENTICATED_REQUESTS: '0',
       WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
     };
   }

@@ -51,6 +51,7 @@ export class UserQuotas {
    * the limit, so it costs at most `limit` index entries however many rows an older install has.
    */
   async reserve(manager: EntityManager, userId: string, quota: UserQuota): Promise<void> {
+    if (this.config.get(quota.setting, { infer: true }) === 0) return;
     await this.lockUser(manager, userId);
     await this.check(manager, userId, quota);
   }
