@@ -185,6 +185,24 @@ describe('Quotas', () => {
       expect(await history(b, bAgent)).toEqual(['b2', 'b1']);
     });
 
+    it('never shows more than the kept count of versions written before the quota, and prunes them at the next write', async () => {
+      const a = await freshUser(system, 'versions-older');
+      const agentId = await newAgent(a);
+      await agentsDb.query(
+        `INSERT INTO instruction_versions (agent_id, content, source_type, source_id, content_hash, created_at)
+         SELECT $1, 'old' || g, 'api', '', repeat('0', 64), now() FROM generate_series(1, 6) g`,
+        [agentId],
+      );
+      const contents = async () =>
+        (await call(a, 'GET', `/v1/agents/${agentId}/instructions/history?limit=100`)).body.instruction_versions.map((v: { content: string }) => v.content);
+      expect(await contents()).toEqual(['old6', 'old5', 'old4']);
+
+      expect((await putInstructions(a, agentId, { content: 'new' })).status).toBe(200);
+      expect(await contents()).toEqual(['new', 'old6', 'old5']);
+      const { rows } = await agentsDb.query('SELECT count(*)::int AS n FROM instruction_versions WHERE agent_id = $1', [agentId]);
+      expect(rows[0].n).toBe(VERSIONS_KEPT);
+    });
+
     it('keeps exactly the newest versions when writes race', async () => {
       const a = await freshUser(system, 'versions-race');
       const agentId = await newAgent(a);

@@ -74,15 +74,21 @@ export class InstructionsService {
     });
   }
 
-  /** Newest first; `limit` 0 or absent means every kept version. */
+  /**
+   * Newest first; `limit` 0 or absent means every kept version. Never more than
+   * QUOTA_INSTRUCTION_VERSIONS_KEPT, also for an agent whose older versions a write has not pruned
+   * yet (written before the quota, or before it was lowered).
+   */
   async history(userId: string, agentId: string, limit?: number): Promise<InstructionVersion[]> {
     const agent = await this.agents.find(this.dataSource.manager, userId, agentId);
+    const kept = this.config.get('QUOTA_INSTRUCTION_VERSIONS_KEPT', { infer: true });
+    const take = kept === 0 ? limit || undefined : Math.min(limit || kept, kept);
     const versions = await this.dataSource.manager.find(InstructionVersionEntity, {
       // Not plan_steps: the history does not show them, and they can be most of a version's bytes.
       select: { id: true, agentId: true, content: true, sourceType: true, sourceId: true, contentHash: true, createdAt: true },
       where: { agentId: agent.id },
       order: { id: 'DESC' },
-      take: limit || undefined,
+      take,
     });
     return versions.map(toInstructionVersion);
   }
