@@ -143,7 +143,7 @@ function exitOf(child: ChildProcess): Promise<{ code: number | null; signal: Nod
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 }
 
-/** A back-end app is ready when its own dependencies answer; the gateway once it listens (its /readyz needs every app). */
+/** A back-end app is ready when its own dependencies answer; the gateway once it listens. */
 async function waitHealthy(p: AppProcess, ms = 90_000): Promise<void> {
   const until = Date.now() + ms;
   const path = p.app === 'api-gateway' ? '/healthz' : '/readyz';
