@@ -1,7 +1,8 @@
 // npm run bench:gateway — gateway throughput and latency at 50 connections (autocannon) for
 // GET /v1/agents/{id} and POST /v1/agents, and the same GET served by a plain Fastify + pg
 // process (bench/reference/agents-server.mjs) measured in the same run, as the reference.
-//   BENCH_SECONDS (default 10 per measurement), BENCH_CONNECTIONS (default 50)
+//   BENCH_SECONDS (default 10 per measurement), BENCH_CONNECTIONS (default 50),
+//   BENCH_AGENTS_QUOTA (QUOTA_AGENTS_PER_USER; default 0, off: the POSTs make thousands of agents of one user)
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -40,7 +41,9 @@ async function startReference(databaseUrl) {
 
 const system = await startSystem({
   apps: ['agents-service', 'api-gateway'],
-  env: { BOOTSTRAP_API_KEY: KEY, RATE_LIMIT_REQUESTS: '0', LOG_LEVEL: 'warn' },
+  // POST /v1/agents makes thousands of agents for one user: past QUOTA_AGENTS_PER_USER's default, so it is off
+  // unless BENCH_AGENTS_QUOTA sets one (a large one measures what counting costs).
+  env: { BOOTSTRAP_API_KEY: KEY, RATE_LIMIT_REQUESTS: '0', QUOTA_AGENTS_PER_USER: process.env.BENCH_AGENTS_QUOTA ?? '0', LOG_LEVEL: 'warn' },
 });
 let reference;
 try {

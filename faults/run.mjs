@@ -189,6 +189,7 @@ async function runScenario(name, infra, entryOf) {
       WEBHOOK_LOCK_DURATION_MS: '3000',
       WEBHOOK_STALLED_INTERVAL_MS: '1000',
       RATE_LIMIT_REQUESTS: '0',
+      RATE_LIMIT_UNAUTHENTICATED_REQUESTS: '0',
       BUILTIN_RUNTIME_STEP_MS: '20',
       // A run interrupted by a fault ends in error; that must not pause the schedule under test.
       SCHEDULE_AUTO_PAUSE_AFTER: '1000',

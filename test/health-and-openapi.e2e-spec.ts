@@ -1,11 +1,14 @@
+import { eventually } from './support/eventually';
 import { expectProblem, http } from './support/http';
 import { TestSystem, urlOf } from './support/test-system';
+import { freshUser } from './support/test-users';
 
 describe('Health and the OpenAPI document', () => {
   let system: TestSystem;
 
   beforeAll(async () => {
-    system = await TestSystem.start();
+    // A request to the service stopped by the last test times out after this.
+    system = await TestSystem.start({ gatewayEnv: { RPC_TIMEOUT_MS: '1500' } });
   });
   afterAll(() => system.stop());
 
@@ -17,10 +20,16 @@ describe('Health and the OpenAPI document', () => {
       expect(ready.status).toBe(200);
       expect(Object.values(ready.body.checks).every((s) => s === 'up')).toBe(true);
     }
+    // The gateway's readiness is its own; the services behind it are in the deep status.
     const gatewayReady = await http(system.url(), 'GET', '/readyz');
-    expect(Object.keys(gatewayReady.body.checks).sort()).toEqual(
-      ['agents-service', 'redis', 'runs-service', 'scheduler-service', 'webhook-delivery'].sort(),
-    );
+    expect(Object.keys(gatewayReady.body.checks).sort()).toEqual(['process', 'redis']);
+    const deep = await http(system.url(), 'GET', '/readyz/deep');
+    expect(deep.status).toBe(200);
+    expect(deep.body).toEqual({
+      ready: true,
+      checks: { 'agents-service': 'up', redis: 'up', 'runs-service': 'up', 'scheduler-service': 'up', 'webhook-delivery': 'up' },
+    });
+    expect((await http(system.url(), 'GET', '/readyz/deep')).status).toBe(200);
   });
 
   it('publishes OpenAPI 3.1 with the API-key scheme and ProblemDetail on every error', async () => {
@@ -82,6 +91,18 @@ describe('Health and the OpenAPI document', () => {
     );
     expect(agentSchema.required).toEqual(expect.arrayContaining(['agent_id', 'unread']));
     expect(doc.paths['/healthz']).toBeUndefined();
+    expect(doc.paths['/readyz/deep']).toBeUndefined();
+    // The creations a quota limits document its 422 (quota-exceeded).
+    for (const [path, method] of [
+      ['/api/public/v1/access-api-keys', 'post'],
+      ['/v1/agents', 'post'],
+      ['/v1/workspaces', 'post'],
+      ['/v1/agents/{agent_id}/instructions', 'put'],
+      ['/v1/agents/{agent_id}/webhooks', 'post'],
+    ]) {
+      expect({ path, method, has422: '422' in doc.paths[path][method].responses }).toEqual({ path, method, has422: true });
+    }
+    expect(doc.components.schemas.ProblemDetailDto.properties).toEqual(expect.objectContaining({ quota: expect.anything(), limit: expect.anything() }));
     expect(doc.components.schemas.ProblemDetailDto.required).toEqual(
       expect.arrayContaining(['type', 'title', 'status', 'detail']),
     );
@@ -105,11 +126,25 @@ describe('Health and the OpenAPI document', () => {
     expect(String(res.body)).toContain('swagger');
   });
 
-  it('reports not ready, naming the service, when one is down', async () => {
+  it('stays ready when a service behind it is down, while the deep status reports that service', async () => {
     await system.others.scheduler!.close();
     system.others.scheduler = undefined;
-    const res = await http(system.url(), 'GET', '/readyz');
-    expectProblem(res, 503);
-    expect(res.body.detail).toContain('scheduler-service');
+    // The deep status is cached for a second: wait for an answer computed after the stop.
+    const deep = await eventually(
+      'the deep status to report the stopped service',
+      () => http(system.url(), 'GET', '/readyz/deep'),
+      (res) => res.status === 503,
+    );
+    expectProblem(deep, 503);
+    expect(deep.body.detail).toContain('scheduler-service');
+    expect(deep.body.detail).not.toContain('agents-service');
+
+    const ready = await http(system.url(), 'GET', '/readyz');
+    expect(ready.status).toBe(200);
+    expect(ready.body).toEqual({ ready: true, checks: { process: 'up', redis: 'up' } });
+    // A request that needs the stopped service gets its Problem Details from a ready gateway.
+    const user = await freshUser(system, 'health');
+    expectProblem(await http(system.url(), 'GET', '/v1/schedules', { key: user.key }), 504);
+    expect((await http(system.url(), 'GET', '/v1/me', { key: user.key })).status).toBe(200);
   });
 });

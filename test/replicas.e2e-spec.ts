@@ -8,7 +8,8 @@ describe('Two agents-service replicas behind the gateway', () => {
   let system: TestSystem;
 
   beforeAll(async () => {
-    system = await TestSystem.start({ bootstrapApiKey: BOOTSTRAP_KEY, agentsReplicas: 2 });
+    // 100 keys more than the bootstrap key: past QUOTA_API_KEYS_PER_USER's default of 100 (test/quotas.e2e-spec.ts tests it).
+    system = await TestSystem.start({ bootstrapApiKey: BOOTSTRAP_KEY, agentsReplicas: 2, agentsEnv: { QUOTA_API_KEYS_PER_USER: '200' } });
   });
   afterAll(() => system.stop());
 

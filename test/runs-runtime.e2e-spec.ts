@@ -117,6 +117,18 @@ describe('Runs through an external agent runtime (runtime-protocol.md)', () => {
         'sha256=' + createHmac('sha256', SECRET).update(dispatch.rawBody, 'utf8').digest('hex'),
       );
     });
+
+    it('sends plan_steps as an empty array for instructions that have no steps', async () => {
+      const agentId = await newAgent();
+      const put = await http(base, 'PUT', `/v1/agents/${agentId}/instructions`, { key: KEY, body: { content: 'no steps' } });
+      expect(put.status).toBe(200);
+      const runId = await startRun(agentId, runtime.script('dispatch: no steps', lines({ type: 'completed', outcome: 'success' })));
+      await finished(agentId, runId);
+
+      const [dispatch] = runtime.dispatchesFor(runId);
+      expect(dispatch.body.instructions).toEqual({ content: 'no steps', plan_steps: [] });
+      expect(dispatch.rawBody).toContain('"plan_steps":[]');
+    });
   });
 
   describe('lines', () => {

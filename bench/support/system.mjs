@@ -89,7 +89,7 @@ function profiling(app) {
   return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}/${app}`] : [];
 }
 
-/** Every app answers its own health check: the gateway's /readyz would need apps a benchmark leaves out. */
+/** Every app answers its own health check (the gateway's /healthz, each back-end app's /readyz). */
 async function waitReady(healthUrls) {
   const until = Date.now() + 90_000;
   while (Date.now() < until) {

@@ -5,6 +5,7 @@ import { resolveContainerEnv } from './support/k8s-env';
 import { checkWithK8sModels, modelFailures } from './support/k8s-models';
 import {
   K8sObject,
+  Labels,
   appContainerOf,
   containerPortFor,
   kustomizeBuild,
@@ -15,6 +16,7 @@ import {
   selects,
 } from './support/k8s-objects';
 import { KUSTOMIZATIONS, envSourcesFor } from './support/kustomizations';
+import { Source, Target, admits, ingressPoliciesFor } from './support/network-policies';
 import { REPO_ROOT, dockerfileAppCommands } from './support/repo';
 
 const PART_OF = 'agent-automation-service';
@@ -245,6 +247,93 @@ describe.each(KUSTOMIZATIONS)('$dir', (c) => {
       expect({ service: service.metadata.name, selects: pods.length }).toEqual({ service: service.metadata.name, selects: 1 });
       for (const port of service.spec.ports) expect(containerPortFor(appContainerOf(pods[0]), port.targetPort ?? port.port)).toBeDefined();
     }
+  });
+
+  describe('secrets', () => {
+    /** Settings that carry a password or a key: only ever in the Secret. */
+    const SECRET_SETTINGS = ['DATABASE_URL', 'REDIS_URL', 'WEBHOOK_SECRET_KEY', 'BOOTSTRAP_API_KEY', 'AGENT_RUNTIME_SECRET'];
+
+    it('keeps connection URLs and keys out of every ConfigMap', () => {
+      for (const configMap of ofKind(objects, 'ConfigMap')) {
+        expect({ configMap: configMap.metadata.name, secrets: SECRET_SETTINGS.filter((name) => name in (configMap.data ?? {})) }).toEqual({
+          configMap: configMap.metadata.name,
+          secrets: [],
+        });
+      }
+    });
+
+    it.each(APPS)('gives $name its REDIS_URL (and DATABASE_URL) from the Secret', (app) => {
+      const env: any[] = appContainerOf(deploymentOf(app.name)).env ?? [];
+      const fromSecret = (name: string) => env.find((e) => e.name === name)?.valueFrom?.secretKeyRef;
+      expect(fromSecret('REDIS_URL')).toEqual({ name: 'aas-secrets', key: 'REDIS_URL' });
+      if (app.hasSchema) expect(fromSecret('DATABASE_URL')).toEqual({ name: 'aas-secrets', key: 'DATABASE_URL' });
+    });
+  });
+
+  describe('network policies', () => {
+    const DATASTORES = ['redis', 'postgresql'];
+    const datastore = (component: string): Target => ({
+      labels: { 'app.kubernetes.io/part-of': PART_OF, 'app.kubernetes.io/component': component },
+    });
+    const targetOf = (workload: K8sObject): Target => ({ labels: workload.spec.template.metadata.labels, ports: appContainerOf(workload).ports });
+    const workloads = () => [...ofKind(objects, 'Deployment'), ...ofKind(objects, 'Job')];
+    const portOf = (workload: K8sObject, name: string) => containerPortFor(appContainerOf(workload), name)!;
+    const outside: Source = { kind: 'external' };
+    const podIn = (namespace: 'same' | { labels: Labels }, labels: Labels): Source => ({ kind: 'pod', namespace, labels });
+    const kedaOperator = podIn({ labels: { 'kubernetes.io/metadata.name': 'keda' } }, { 'app.kubernetes.io/name': 'keda-operator' });
+
+    it('isolates every pod it runs, and the datastores, for ingress', () => {
+      for (const target of [...workloads().map(targetOf), ...DATASTORES.map(datastore)]) {
+        expect({ pod: target.labels, isolated: ingressPoliciesFor(objects, target.labels).length > 0 }).toEqual({ pod: target.labels, isolated: true });
+      }
+    });
+
+    it("lets the outside reach the gateway's HTTP port, and nothing else", () => {
+      const gateway = deploymentOf('api-gateway');
+      expect(admits(objects, targetOf(gateway), outside, portOf(gateway, 'http'))).toBe(true);
+      expect(admits(objects, targetOf(gateway), outside, 9999)).toBe(false);
+      for (const workload of workloads().filter((w) => w !== gateway)) {
+        for (const port of [...(appContainerOf(workload).ports ?? []).map((p: any) => p.containerPort), 9999]) {
+          expect({ pod: workload.metadata.name, port, admitted: admits(objects, targetOf(workload), outside, port) }).toEqual({
+            pod: workload.metadata.name,
+            port,
+            admitted: false,
+          });
+        }
+      }
+      for (const store of DATASTORES) expect(admits(objects, datastore(store), outside, 6379)).toBe(false);
+    });
+
+    it.each(APPS.filter((a) => a.name !== 'api-gateway'))("lets pods of the cluster scrape $name's health port only", (app) => {
+      const d = deploymentOf(app.name);
+      const prometheus = podIn({ labels: { 'kubernetes.io/metadata.name': 'monitoring' } }, { app: 'prometheus' });
+      expect(admits(objects, targetOf(d), prometheus, portOf(d, 'health'))).toBe(true);
+      expect(admits(objects, targetOf(d), prometheus, 9999)).toBe(false);
+    });
+
+    it('lets only the apps and the migration Job of its namespace reach Redis and PostgreSQL', () => {
+      for (const store of DATASTORES) {
+        for (const workload of workloads()) {
+          const app = podIn('same', workload.spec.template.metadata.labels);
+          expect({ store, from: workload.metadata.name, admitted: admits(objects, datastore(store), app, 6379) }).toEqual({
+            store,
+            from: workload.metadata.name,
+            admitted: true,
+          });
+        }
+        const intruders: [string, Source][] = [
+          ['a pod of the namespace that is not ours', podIn('same', { app: 'intruder' })],
+          ['a pod calling itself part of the install', podIn('same', { 'app.kubernetes.io/part-of': PART_OF, 'app.kubernetes.io/name': 'debug' })],
+          ['an app-labelled pod of another namespace', podIn({ labels: { 'kubernetes.io/metadata.name': 'other' } }, deploymentOf('api-gateway').spec.template.metadata.labels)],
+        ];
+        for (const [who, source] of intruders) {
+          expect({ store, who, admitted: admits(objects, datastore(store), source, 6379) }).toEqual({ store, who, admitted: false });
+        }
+      }
+      // KEDA reads the delivery queue's length from Redis, and only where it scales webhook-delivery.
+      expect(admits(objects, datastore('redis'), kedaOperator, 6379)).toBe(c.webhookScaler === 'ScaledObject');
+      expect(admits(objects, datastore('postgresql'), kedaOperator, 5432)).toBe(false);
+    });
   });
 
   it('has a migration Job that migrates every schema in order, once, and cleans up after itself', () => {

@@ -77,6 +77,7 @@ export class ProcessSystem {
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
       WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
       RATE_LIMIT_REQUESTS: '0',
+      RATE_LIMIT_UNAUTHENTICATED_REQUESTS: '0',
       ...this.options.env,
     };
   }
@@ -142,7 +143,7 @@ function exitOf(child: ChildProcess): Promise<{ code: number | null; signal: Nod
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 }
 
-/** A back-end app is ready when its own dependencies answer; the gateway once it listens (its /readyz needs every app). */
+/** A back-end app is ready when its own dependencies answer; the gateway once it listens. */
 async function waitHealthy(p: AppProcess, ms = 90_000): Promise<void> {
   const until = Date.now() + ms;
   const path = p.app === 'api-gateway' ? '/healthz' : '/readyz';

@@ -12,6 +12,7 @@ export interface SystemOptions {
   gateways?: number;
   bootstrapApiKey?: string;
   gatewayEnv?: Record<string, string>;
+  agentsEnv?: Record<string, string>;
   runsEnv?: Record<string, string>;
   schedulerEnv?: Record<string, string>;
   webhooksEnv?: Record<string, string>;
@@ -47,7 +48,7 @@ export class TestSystem {
     await migrateRunsSchema(env);
     await migrateSchedulerSchema(env);
     await migrateWebhooksSchema(env);
-    const agentsEnv = options.bootstrapApiKey ? { ...env, BOOTSTRAP_API_KEY: options.bootstrapApiKey } : env;
+    const agentsEnv = { ...env, ...options.agentsEnv, ...(options.bootstrapApiKey ? { BOOTSTRAP_API_KEY: options.bootstrapApiKey } : {}) };
     for (let i = 0; i < (options.agentsReplicas ?? 1); i++) system.agents.push(await startAgentsService(agentsEnv));
     system.others.runs = await startRunsService({ ...env, ...options.runsEnv });
     system.others.scheduler = await startSchedulerService({ ...env, ...options.schedulerEnv });
@@ -61,8 +62,9 @@ export class TestSystem {
   baseEnv(): Env {
     return {
       ...appEnv(this.infra),
-      // Tests send many requests with one key; test/rate-limit.e2e-spec.ts sets a limit of its own.
+      // Tests send many requests with one key, all from 127.0.0.1; test/rate-limit.e2e-spec.ts sets limits of its own.
       RATE_LIMIT_REQUESTS: '0',
+      RATE_LIMIT_UNAUTHENTICATED_REQUESTS: '0',
       WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
     };
   }

@@ -8,6 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import { Logger } from 'nestjs-pino';
 import { ApiGatewayModule } from './api-gateway.module';
 import { GatewayEnv } from './config/gateway.env';
+import { parseTrustProxy } from './config/trust-proxy';
 import { installBodyChecks, problemFastifyOptions } from './http/http-hardening';
 import { requestIdFor } from './http/request-id';
 import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi-document';
@@ -25,6 +26,8 @@ export async function createApiGateway(overrides: Record<string, string> = {}): 
   const env = validateEnv(GatewayEnv, { ...process.env, ...overrides });
   const adapter = new FastifyAdapter({
     bodyLimit: env.BODY_LIMIT_BYTES,
+    // request.ip: the client address the per-address rate limit counts (and the logs show).
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     genReqId: (request: IncomingMessage) => requestIdFor(request),
     requestIdHeader: false,
     logger: false,

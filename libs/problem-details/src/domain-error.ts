@@ -31,6 +31,17 @@ export class ConflictError extends DomainError {
   }
 }
 
+/** Carrying out the request would pass a quota; `quota` names it and `limit` is its value. */
+export class QuotaExceededError extends DomainError {
+  constructor(
+    detail: string,
+    readonly quota: string,
+    readonly limit: number,
+  ) {
+    super(ProblemCode.QuotaExceeded, detail);
+  }
+}
+
 export class UnauthorizedError extends DomainError {
   constructor(detail: string) {
     super(ProblemCode.Unauthorized, detail);

@@ -6,6 +6,7 @@ export enum ProblemCode {
   NotFound = 'not-found',
   MethodNotAllowed = 'method-not-allowed',
   Conflict = 'conflict',
+  QuotaExceeded = 'quota-exceeded',
   PayloadTooLarge = 'payload-too-large',
   UnsupportedMediaType = 'unsupported-media-type',
   TooManyRequests = 'too-many-requests',
@@ -35,6 +36,10 @@ export function statusOf(code: ProblemCode): number {
       return 409;
     case ProblemCode.PayloadTooLarge:
       return 413;
+    case ProblemCode.QuotaExceeded:
+      // Well-formed, but carrying it out would pass a limit; waiting does not help (not 429), and it may be
+      // the request itself that is too big rather than the state (not 409).
+      return 422;
     case ProblemCode.UnsupportedMediaType:
       return 415;
     case ProblemCode.TooManyRequests:
@@ -57,6 +62,7 @@ export function codeForStatus(status: number): ProblemCode {
     405: ProblemCode.MethodNotAllowed,
     409: ProblemCode.Conflict,
     413: ProblemCode.PayloadTooLarge,
+    422: ProblemCode.QuotaExceeded,
     415: ProblemCode.UnsupportedMediaType,
     429: ProblemCode.TooManyRequests,
     503: ProblemCode.ServiceUnavailable,

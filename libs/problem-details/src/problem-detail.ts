@@ -1,12 +1,16 @@
 import { STATUS_CODES } from 'node:http';
 
-/** RFC 9457 body. Extension members (`errors`, `request_id`) are optional. */
+/** RFC 9457 body. Extension members (`errors`, `quota`, `limit`, `request_id`) are optional. */
 export interface ProblemDetail {
   type: string;
   title: string;
   status: number;
   detail: string;
   errors?: FieldError[];
+  /** Which quota a quota-exceeded problem hit (e.g. `api_keys_per_user`). */
+  quota?: string;
+  /** That quota's value. */
+  limit?: number;
   request_id?: string;
 }
 

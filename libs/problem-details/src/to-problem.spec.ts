@@ -4,6 +4,7 @@ import {
   ConflictError,
   DomainError,
   GatewayTimeoutError,
+  QuotaExceededError,
   RemoteProblemError,
   ResourceNotFoundError,
   ServiceUnavailableError,
@@ -39,6 +40,23 @@ describe('toProblem', () => {
       status,
       detail: error.message,
     });
+  });
+
+  it('maps a QuotaExceededError to a 422 naming the quota and its value', () => {
+    const error = new QuotaExceededError('You already have 100 active API keys', 'api_keys_per_user', 100);
+    expect(toProblem(error)).toEqual({
+      type: 'urn:aas:problem:quota-exceeded',
+      title: STATUS_CODES[422],
+      status: 422,
+      detail: 'You already have 100 active API keys',
+      quota: 'api_keys_per_user',
+      limit: 100,
+    });
+  });
+
+  it('passes the quota members of a remote quota-exceeded problem through', () => {
+    const problem = toProblem(new QuotaExceededError('too many', 'webhooks_per_agent', 20));
+    expect(toProblem(new RemoteProblemError({ ...problem, internal: SECRET } as ProblemDetail))).toEqual(problem);
   });
 
   it('keeps the field errors of a ValidationFailedError', () => {

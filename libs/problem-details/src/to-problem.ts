@@ -1,5 +1,5 @@
 import { HttpException } from '@nestjs/common';
-import { DomainError, RemoteProblemError } from './domain-error';
+import { DomainError, QuotaExceededError, RemoteProblemError } from './domain-error';
 import { ProblemCode, codeForStatus, problemType, statusOf } from './problem-code';
 import { isDependencyOutage } from './outage';
 import { ProblemDetail, isProblemDetail, reasonPhrase } from './problem-detail';
@@ -20,6 +20,7 @@ const INTERNAL_DETAIL = 'An unexpected error occurred; the request id identifies
 export function toProblem(error: unknown): ProblemDetail {
   if (error instanceof DomainError) {
     const problem = problemFromCode(error.code, error.message);
+    if (error instanceof QuotaExceededError) return { ...problem, quota: error.quota, limit: error.limit };
     return error.errors ? { ...problem, errors: error.errors } : problem;
   }
   if (error instanceof RemoteProblemError) return pickProblem(error.problem);
@@ -38,6 +39,10 @@ export function toProblem(error: unknown): ProblemDetail {
 function pickProblem(p: ProblemDetail): ProblemDetail {
   const out: ProblemDetail = { type: p.type, title: p.title, status: p.status, detail: p.detail };
   if (p.errors) out.errors = p.errors;
+  if (typeof p.quota === 'string' && typeof p.limit === 'number') {
+    out.quota = p.quota;
+    out.limit = p.limit;
+  }
   return out;
 }
 

@@ -42,7 +42,7 @@ export class AgentContextHandlers {
       agent_id: row.agent_id,
       user_email: row.user_email,
       deployment_state: row.deployment_state,
-      instructions: row.content === null ? null : { content: row.content, plan_steps: row.plan_steps },
+      instructions: row.content === null ? null : { content: row.content, plan_steps: row.plan_steps ?? [] },
     };
   }
 

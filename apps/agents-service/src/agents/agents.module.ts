@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
+import { QuotasModule } from '../quotas/quotas.module';
 import { AgentsHandlers } from './agents.handlers';
 import { AgentsService } from './agents.service';
 
 @Module({
+  imports: [QuotasModule],
   controllers: [AgentsHandlers],
   providers: [AgentsService],
   exports: [AgentsService],

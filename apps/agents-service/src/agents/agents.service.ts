@@ -12,6 +12,7 @@ import { ConflictError, ResourceNotFoundError, ValidationFailedError } from '@aa
 import { DataSource, EntityManager } from 'typeorm';
 import { isUuid } from '../common/is-uuid';
 import { OutboxRelay, PreparedEntityQuery, entityFromRow } from '@aas/platform';
+import { USER_QUOTAS, UserQuotas } from '../quotas/user-quotas';
 import { defaultWorkspaceOf } from '../workspaces/default-workspace';
 import { WorkspaceEntity } from '../workspaces/workspace.entity';
 import { decodeAgentCursor, encodeAgentCursor } from './agent-cursor';
@@ -27,6 +28,7 @@ export class AgentsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly outbox: OutboxRelay,
+    private readonly quotas: UserQuotas,
   ) {
     this.ownAgent = new PreparedEntityQuery(dataSource, AgentEntity, 'agents.own-agent', 'id = $1 AND user_id = $2');
   }
@@ -58,6 +60,7 @@ export class AgentsService {
       throw invalid('owner_user_id', 'owner_user_id must be your own user id');
     }
     const agent = await this.dataSource.transaction(async (manager) => {
+      await this.quotas.reserve(manager, userId, USER_QUOTAS.agents);
       const workspaceId = await this.targetWorkspace(manager, userId, message.workspace_id);
       if (message.derived_from_agent_id !== undefined && !(await this.owns(manager, userId, message.derived_from_agent_id))) {
         throw invalid('derived_from_agent_id', 'derived_from_agent_id is not one of your agents');

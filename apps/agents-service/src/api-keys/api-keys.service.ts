@@ -10,6 +10,7 @@ import {
 } from '@aas/contracts';
 import { ResourceNotFoundError } from '@aas/problem-details';
 import { IsNull, Repository } from 'typeorm';
+import { USER_QUOTAS, UserQuotas } from '../quotas/user-quotas';
 import { isUuid } from '../common/is-uuid';
 import { ApiKeyEntity } from './api-key.entity';
 import { KeyRevocationRegistry } from './key-revocation.registry';
@@ -19,6 +20,7 @@ export class ApiKeysService {
   constructor(
     @InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>,
     private readonly revocations: KeyRevocationRegistry,
+    private readonly quotas: UserQuotas,
   ) {}
 
   /** Active keys, oldest first; last use is the later of the stored time and the gateways' record in Redis. */
@@ -31,11 +33,15 @@ export class ApiKeysService {
     return keys.map((key) => toInfo(key, recent.get(key.id)));
   }
 
+  /** At most QUOTA_API_KEYS_PER_USER active keys per user. */
   async create(userId: string, name: string): Promise<CreatedApiKey> {
     const { token, displayPrefix } = generateApiKey();
-    const key = await this.keys.save(
-      this.keys.create({ userId, name, keyHash: hashApiKey(token), displayPrefix, lastUsedAt: null, revokedAt: null }),
-    );
+    const key = await this.keys.manager.transaction(async (manager) => {
+      await this.quotas.reserve(manager, userId, USER_QUOTAS.apiKeys);
+      return manager.save(
+        manager.create(ApiKeyEntity, { userId, name, keyHash: hashApiKey(token), displayPrefix, lastUsedAt: null, revokedAt: null }),
+      );
+    });
     return {
       key_id: key.id,
       name: key.name,

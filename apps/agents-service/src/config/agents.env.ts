@@ -18,4 +18,36 @@ export class AgentsEnv extends ServiceEnv {
   @Min(1000)
   @Max(3_600_000)
   API_KEY_USAGE_FLUSH_MS: number = 30_000;
+
+  // Quotas (docs/quotas-and-limits.md). Each is a 422 quota-exceeded when passed; 0 turns it off.
+
+  /** Active (not revoked) API keys one user may hold. */
+  @IsInt({ message: 'QUOTA_API_KEYS_PER_USER must be an integer' })
+  @Min(0)
+  @Max(1_000_000)
+  QUOTA_API_KEYS_PER_USER: number = 100;
+
+  /** Agents one user may have. */
+  @IsInt({ message: 'QUOTA_AGENTS_PER_USER must be an integer' })
+  @Min(0)
+  @Max(100_000_000)
+  QUOTA_AGENTS_PER_USER: number = 1000;
+
+  /** Workspaces one user may have, the default workspace included. */
+  @IsInt({ message: 'QUOTA_WORKSPACES_PER_USER must be an integer' })
+  @Min(0)
+  @Max(1_000_000)
+  QUOTA_WORKSPACES_PER_USER: number = 100;
+
+  /** Most bytes of one instructions version: its content (UTF-8) plus its plan_steps (as JSON). */
+  @IsInt({ message: 'QUOTA_INSTRUCTIONS_BYTES must be an integer' })
+  @Min(0)
+  @Max(64 * 1024 * 1024)
+  QUOTA_INSTRUCTIONS_BYTES: number = 256 * 1024;
+
+  /** Instruction versions kept per agent, the current one included; older ones are deleted as new ones are written. */
+  @IsInt({ message: 'QUOTA_INSTRUCTION_VERSIONS_KEPT must be an integer' })
+  @Min(0)
+  @Max(1_000_000)
+  QUOTA_INSTRUCTION_VERSIONS_KEPT: number = 50;
 }

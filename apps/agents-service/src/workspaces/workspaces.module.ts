@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
+import { QuotasModule } from '../quotas/quotas.module';
 import { WorkspacesHandlers } from './workspaces.handlers';
 import { WorkspacesService } from './workspaces.service';
 
 @Module({
+  imports: [QuotasModule],
   controllers: [WorkspacesHandlers],
   providers: [WorkspacesService],
 })

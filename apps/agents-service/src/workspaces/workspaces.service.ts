@@ -7,6 +7,7 @@ import { AgentEntity } from '../agents/agent.entity';
 import { removeAgents } from '../agents/agent-removal';
 import { isUuid } from '../common/is-uuid';
 import { OutboxRelay } from '@aas/platform';
+import { USER_QUOTAS, UserQuotas } from '../quotas/user-quotas';
 import { defaultWorkspaceOf } from './default-workspace';
 import { reorderPositions } from './workspace-order';
 import { WorkspaceEntity } from './workspace.entity';
@@ -17,6 +18,7 @@ export class WorkspacesService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly outbox: OutboxRelay,
+    private readonly quotas: UserQuotas,
   ) {}
 
   /** By position, then creation; agent_count is counted, never stored, so it cannot drift. */
@@ -29,7 +31,11 @@ export class WorkspacesService {
 
   async create(userId: string, name: string): Promise<WorkspaceDto> {
     const workspace = await this.dataSource.transaction(async (manager) => {
+      // The user's row first, as every creation of the user takes it (any other order could deadlock);
+      // counted once the default workspace exists, since it counts too.
+      await this.quotas.lockUser(manager, userId);
       await defaultWorkspaceOf(manager, userId);
+      await this.quotas.check(manager, userId, USER_QUOTAS.workspaces);
       // Serialises creations of one user, so each new workspace gets a distinct last position.
       await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`workspaces:${userId}`]);
       const { max } = await manager

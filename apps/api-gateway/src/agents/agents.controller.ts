@@ -43,7 +43,7 @@ export class AgentsController {
   @HttpCode(201)
   @ApiOperation({ summary: 'Create an agent, in the default workspace unless one is given' })
   @ApiCreatedResponse({ type: AgentResponse })
-  @ApiProblems(400, 401, 409)
+  @ApiProblems(400, 401, 409, 422)
   create(
     @CallerId() userId: string,
     @RequestId() requestId: string,

@@ -22,7 +22,7 @@ export class ApiKeysController {
   @HttpCode(201)
   @ApiOperation({ summary: 'Create an API key; the full key is returned only in this response' })
   @ApiCreatedResponse({ type: CreatedApiKey })
-  @ApiProblems(400, 401)
+  @ApiProblems(400, 401, 422)
   create(
     @CallerId() userId: string,
     @RequestId() requestId: string,

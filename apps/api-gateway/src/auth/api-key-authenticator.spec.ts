@@ -61,6 +61,22 @@ describe(ApiKeyAuthenticator.name, () => {
     await expect(sut.authenticate(generateApiKey().token, 'r4')).rejects.toBeInstanceOf(UnauthorizedError);
   });
 
+  it('runs beforeLookUp only when it must ask agents-service, and does not ask when it refuses', async () => {
+    const { sut, services } = makeSut(async () => CALLER);
+    const token = generateApiKey().token;
+    const beforeLookUp = jest.fn(async () => undefined);
+    await sut.authenticate(token, 'r5', beforeLookUp);
+    expect(beforeLookUp).toHaveBeenCalledTimes(1);
+    await sut.authenticate(token, 'r5b', beforeLookUp);
+    expect(beforeLookUp).toHaveBeenCalledTimes(1);
+    await sut.authenticate(generateApiKey().token.slice(0, -1) + '!', 'r6', beforeLookUp).catch(() => undefined);
+    expect(beforeLookUp).toHaveBeenCalledTimes(1);
+
+    const refused = new Error('over the allowance');
+    await expect(sut.authenticate(generateApiKey().token, 'r7', async () => Promise.reject(refused))).rejects.toBe(refused);
+    expect(services.request).toHaveBeenCalledTimes(1);
+  });
+
   describe('revocation', () => {
     const listening = () => {
       const state = new RevocationState();

@@ -57,7 +57,8 @@ export class ApiKeyAuthenticator {
     revocations.onRevoked((keyId) => this.forget(keyId));
   }
 
-  async authenticate(token: string, requestId: string): Promise<AuthenticatedCaller> {
+  /** `beforeLookUp` runs (and may refuse, by throwing) only when the key must be looked up in agents-service. */
+  async authenticate(token: string, requestId: string, beforeLookUp?: () => Promise<void>): Promise<AuthenticatedCaller> {
     // Header bytes outside ASCII arrive as latin-1 characters: no key has them, and the checksum
     // comparison below works on the UTF-8 bytes, whose length would then differ (a 500 before this check).
     if (!KEY_CHARACTERS.test(token)) throw new UnauthorizedError(INVALID_KEY);
@@ -68,7 +69,7 @@ export class ApiKeyAuthenticator {
     if (cached?.trusted && this.revocations.stillValid(cached.trusted)) return this.used(cached.caller);
 
     const stamp = this.revocations.stamp();
-    const caller = cached?.caller ?? (await this.verify(hash, requestId));
+    const caller = cached?.caller ?? (await this.lookUp(hash, requestId, beforeLookUp));
     if (await this.isRevoked(caller)) {
       this.verified.delete(hash);
       throw new UnauthorizedError(INVALID_KEY);
@@ -79,7 +80,8 @@ export class ApiKeyAuthenticator {
     return this.used(caller);
   }
 
-  private async verify(hash: string, requestId: string): Promise<AuthenticatedCaller> {
+  private async lookUp(hash: string, requestId: string, beforeLookUp?: () => Promise<void>): Promise<AuthenticatedCaller> {
+    await beforeLookUp?.();
     const found = await this.services.request<VerifiedApiKey | null>(AgentsPatterns.VerifyApiKey, { key_hash: hash }, requestId);
     if (!found) throw new UnauthorizedError(INVALID_KEY);
     return found;

@@ -2,29 +2,50 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { IS_PUBLIC } from '@aas/platform';
 import { UnauthorizedError } from '@aas/problem-details';
+import type { FastifyReply } from 'fastify';
+import { RequestRateLimits } from '../rate-limit/request-rate-limits';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { AuthenticatedRequest } from './caller';
 
-/** x-api-key is the only accepted credential (spec section 5); a Bearer or JWT token is a 401. */
+/**
+ * x-api-key is the only accepted credential (spec section 5); a Bearer or JWT token is a 401.
+ * What arrives without a key this gateway has already verified costs its client address one
+ * request of the per-address allowance: a missing or malformed key, and every key that needs a
+ * look-up in agents-service (charged before the look-up, so a flood of made-up keys from one
+ * address is refused with 429 without reaching agents-service).
+ */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly authenticator: ApiKeyAuthenticator,
+    private readonly limits: RequestRateLimits,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    let charged = false;
+    const chargeAddress = async () => {
+      charged = true;
+      await this.limits.chargeAddress(request, reply);
+    };
     const key = request.headers['x-api-key'];
-    if (typeof key !== 'string' || key.length === 0) {
-      throw new UnauthorizedError(
-        request.headers.authorization
-          ? 'Bearer and JWT tokens are not accepted; send an API key in the x-api-key header'
-          : 'Missing x-api-key header',
-      );
+    try {
+      if (typeof key !== 'string' || key.length === 0) {
+        throw new UnauthorizedError(
+          request.headers.authorization
+            ? 'Bearer and JWT tokens are not accepted; send an API key in the x-api-key header'
+            : 'Missing x-api-key header',
+        );
+      }
+      request.caller = await this.authenticator.authenticate(key, request.id, chargeAddress);
+      return true;
+    } catch (error) {
+      // Over the address's allowance, the 429 from chargeAddress replaces the 401.
+      if (error instanceof UnauthorizedError && !charged) await chargeAddress();
+      throw error;
     }
-    request.caller = await this.authenticator.authenticate(key, request.id);
-    return true;
   }
 }

@@ -1,19 +1,19 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { ApiKeyRateLimiter } from '../rate-limit/api-key-rate-limiter';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
+import { RequestRateLimits } from '../rate-limit/request-rate-limits';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { ApiKeyGuard } from './api-key.guard';
 import { RevocationFeed } from './revocation-feed';
 import { RevocationState } from './revocation-state';
 
-/** Global guards run in the order given: who is calling first, then that caller's rate limit. */
+/** Global guards run in the order given: who is calling first, then that caller's (or its address's) rate limit. */
 @Module({
   providers: [
     ApiKeyAuthenticator,
     RevocationFeed,
     { provide: RevocationState, useExisting: RevocationFeed },
-    ApiKeyRateLimiter,
+    RequestRateLimits,
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
   ],

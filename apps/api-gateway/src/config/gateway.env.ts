@@ -1,5 +1,6 @@
 import { CommonEnv } from '@aas/platform';
 import { IsInt, Max, Min } from 'class-validator';
+import { IsTrustProxySetting } from './trust-proxy';
 
 export class GatewayEnv extends CommonEnv {
   @IsInt({ message: 'PORT must be an integer' })
@@ -23,7 +24,10 @@ export class GatewayEnv extends CommonEnv {
   @Min(1)
   AUTH_CACHE_MAX_KEYS: number = 10_000;
 
-  /** Requests one API key may make per RATE_LIMIT_WINDOW_SECONDS, across all gateway replicas; 0 turns the limit off. */
+  /**
+   * Requests one user may make per RATE_LIMIT_WINDOW_SECONDS, all of its API keys together, across
+   * all gateway replicas; 0 turns the limit off.
+   */
   @IsInt({ message: 'RATE_LIMIT_REQUESTS must be an integer' })
   @Min(0)
   RATE_LIMIT_REQUESTS: number = 1200;
@@ -32,4 +36,21 @@ export class GatewayEnv extends CommonEnv {
   @Min(1)
   @Max(86_400)
   RATE_LIMIT_WINDOW_SECONDS: number = 60;
+
+  /**
+   * Requests one client address may make per RATE_LIMIT_WINDOW_SECONDS without a key this gateway
+   * has already verified: missing or bad keys, key look-ups, /metrics and /readyz/deep (never
+   * /healthz and /readyz, the kubelet's probes). IPv6 addresses count by their /64. 0 turns it off.
+   */
+  @IsInt({ message: 'RATE_LIMIT_UNAUTHENTICATED_REQUESTS must be an integer' })
+  @Min(0)
+  RATE_LIMIT_UNAUTHENTICATED_REQUESTS: number = 120;
+
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client address: false (the connection's
+   * peer is the client) or a comma-separated list of proxy addresses and CIDR ranges (Fastify's
+   * trustProxy). Never `true` or a hop count, which would let clients pick their address.
+   */
+  @IsTrustProxySetting()
+  TRUST_PROXY: string = 'false';
 }

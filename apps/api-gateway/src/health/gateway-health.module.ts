@@ -1,24 +1,10 @@
 import { Module } from '@nestjs/common';
-import { BACKEND_HEALTH_PATTERNS } from '@aas/contracts';
-import { HEALTH_CHECKS, HealthCheck, HealthController, REDIS, redisCheck } from '@aas/platform';
-import Redis from 'ioredis';
-import { ServiceClient } from '@aas/platform';
+import { GatewayHealthController } from './gateway-health.controller';
+import { GatewayHealth } from './gateway-health';
 
-/** The gateway is ready when Redis answers and every service behind it (each checking its PostgreSQL) answers. */
+/** /healthz, /readyz (the gateway's own readiness) and /readyz/deep (every service behind it). */
 @Module({
-  controllers: [HealthController],
-  providers: [
-    {
-      provide: HEALTH_CHECKS,
-      inject: [REDIS, ServiceClient],
-      useFactory: (redis: Redis, services: ServiceClient): HealthCheck[] => [
-        redisCheck(redis),
-        ...Object.entries(BACKEND_HEALTH_PATTERNS).map(([name, pattern]) => ({
-          name,
-          check: async () => void (await services.request(pattern, {})),
-        })),
-      ],
-    },
-  ],
+  controllers: [GatewayHealthController],
+  providers: [GatewayHealth],
 })
 export class GatewayHealthModule {}

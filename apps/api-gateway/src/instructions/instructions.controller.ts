@@ -35,7 +35,7 @@ export class InstructionsController {
   @ApiOperation({ summary: 'Replace the instructions of an agent, adding one version to its history' })
   @ApiParam({ name: 'agent_id', format: 'uuid' })
   @ApiOkResponse({ type: SuccessResponse })
-  @ApiProblems(400, 401, 404)
+  @ApiProblems(400, 401, 404, 422)
   put(
     @CallerId() userId: string,
     @RequestId() requestId: string,

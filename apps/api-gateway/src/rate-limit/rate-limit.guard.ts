@@ -1,34 +1,32 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { TooManyRequestsError } from '@aas/problem-details';
+import { Reflector } from '@nestjs/core';
 import type { FastifyReply } from 'fastify';
 import { AuthenticatedRequest } from '../auth/caller';
-import { ApiKeyRateLimiter } from './api-key-rate-limiter';
+import { NO_ADDRESS_LIMIT } from './no-address-limit.decorator';
+import { RequestRateLimits } from './request-rate-limits';
 
 /**
- * Runs after ApiKeyGuard: counts the request against its key's allowance and
- * answers 429 with Retry-After once it is used up. Public routes (health,
- * docs) have no caller and are not limited. Every limited response carries the
- * RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset headers.
+ * Runs after ApiKeyGuard. An authenticated request counts against its user (all of the user's keys
+ * share one allowance); a public route (metrics, the deep status) counts against the client
+ * address, except the probes. Over an allowance the answer is a 429 with Retry-After; every
+ * counted response carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset. Requests with
+ * a missing or bad key are counted against their address by ApiKeyGuard.
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
-  constructor(private readonly limiter: ApiKeyRateLimiter) {}
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly limits: RequestRateLimits,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    if (!this.limiter.enabled || !request.caller) return true;
-    const decision = await this.limiter.consume(request.caller.key_id);
-    void context
-      .switchToHttp()
-      .getResponse<FastifyReply>()
-      .header('ratelimit-limit', String(decision.limit))
-      .header('ratelimit-remaining', String(decision.remaining))
-      .header('ratelimit-reset', String(decision.resetSeconds));
-    if (!decision.allowed) {
-      throw new TooManyRequestsError(
-        `This API key made more than ${decision.limit} requests in the current window; retry after ${decision.resetSeconds} s`,
-        decision.resetSeconds,
-      );
+    const http = context.switchToHttp();
+    const request = http.getRequest<AuthenticatedRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    if (request.caller) {
+      await this.limits.chargeUser(request.caller.user_id, reply);
+    } else if (!this.reflector.getAllAndOverride<boolean>(NO_ADDRESS_LIMIT, [context.getHandler(), context.getClass()])) {
+      await this.limits.chargeAddress(request, reply);
     }
     return true;
   }

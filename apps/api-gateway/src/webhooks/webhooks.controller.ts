@@ -41,7 +41,7 @@ export class WebhooksController {
   @HttpCode(201)
   @ApiOperation({ summary: 'Subscribe a URL to run lifecycle events; the signing secret is returned only here' })
   @ApiCreatedResponse({ type: CreatedWebhookDto })
-  @ApiProblems(400, 401, 404)
+  @ApiProblems(400, 401, 404, 422)
   create(
     @CallerId() userId: string,
     @RequestId() requestId: string,

@@ -31,7 +31,7 @@ export class WorkspacesController {
   @HttpCode(201)
   @ApiOperation({ summary: 'Create a workspace' })
   @ApiCreatedResponse({ type: WorkspaceResponse })
-  @ApiProblems(400, 401)
+  @ApiProblems(400, 401, 422)
   create(
     @CallerId() userId: string,
     @RequestId() requestId: string,

@@ -8,7 +8,8 @@ export interface RunDispatch {
   run_mode: 'build' | 'run';
   user_message: string | null;
   trigger_kind: string;
-  instructions: { content: string; plan_steps: unknown[] | null } | null;
+  /** `plan_steps` is always an array, empty when the instructions have none. */
+  instructions: { content: string; plan_steps: unknown[] } | null;
 }
 
 /** Executes a run, yielding protocol lines until it ends; aborting `signal` ends it at once. */

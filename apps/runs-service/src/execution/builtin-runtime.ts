@@ -13,7 +13,7 @@ export class BuiltinRuntime implements AgentRuntime {
   constructor(private readonly stepMs: number) {}
 
   async *execute(dispatch: RunDispatch, signal: AbortSignal): AsyncIterable<RuntimeLine> {
-    const steps = (dispatch.instructions?.plan_steps as { title?: unknown }[] | null) ?? [];
+    const steps = (dispatch.instructions?.plan_steps ?? []) as { title?: unknown }[];
     const titles = steps.length > 0 ? steps.map((s, i) => (typeof s?.title === 'string' ? s.title : `Step ${i + 1}`)) : ['Run'];
     for (const [i, title] of titles.entries()) {
       if (this.stepMs > 0) await sleep(this.stepMs, undefined, { signal });

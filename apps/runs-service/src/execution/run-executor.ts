@@ -124,7 +124,11 @@ function dispatchFor(run: RunEntity, context: AgentContext): RunDispatch {
     run_mode: run.runMode,
     user_message: run.goal,
     trigger_kind: run.triggerKind,
-    instructions: context.instructions,
+    instructions: context.instructions && {
+      content: context.instructions.content,
+      // An agents-service of an earlier version answers null for instructions without steps.
+      plan_steps: Array.isArray(context.instructions.plan_steps) ? context.instructions.plan_steps : [],
+    },
   };
 }
 

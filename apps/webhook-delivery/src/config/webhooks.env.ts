@@ -40,4 +40,10 @@ export class WebhooksEnv extends ServiceEnv {
   @Min(500)
   @Max(600_000)
   WEBHOOK_STALLED_INTERVAL_MS: number = 30_000;
+
+  /** Webhooks one agent may have (active and disabled); more is a 422 quota-exceeded. 0 turns the quota off. */
+  @IsInt({ message: 'QUOTA_WEBHOOKS_PER_AGENT must be an integer' })
+  @Min(0)
+  @Max(1_000_000)
+  QUOTA_WEBHOOKS_PER_AGENT: number = 20;
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
   AgentContext,
@@ -9,9 +10,10 @@ import {
   WebhookDto,
 } from '@aas/contracts';
 import { ServiceClient } from '@aas/platform';
-import { ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
+import { QuotaExceededError, ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
 import { isUUID } from 'class-validator';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { WebhooksEnv } from '../config/webhooks.env';
 import { SecretBox } from '../delivery/secret-box';
 import { generateSigningSecret } from '../delivery/sign-payload';
 import { assertAllowedWebhookUrl } from '../delivery/ssrf-guard';
@@ -24,6 +26,7 @@ export class SubscriptionsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly services: ServiceClient,
     private readonly secrets: SecretBox,
+    private readonly config: ConfigService<WebhooksEnv, true>,
   ) {}
 
   async list(userId: string, agentId: string): Promise<WebhookDto[]> {
@@ -35,24 +38,27 @@ export class SubscriptionsService {
     return webhooks.map(toWebhookDto);
   }
 
-  /** The signing secret is returned here once and kept only encrypted. */
+  /** The signing secret is returned here once and kept only encrypted. At most QUOTA_WEBHOOKS_PER_AGENT per agent. */
   async create(message: CreateWebhookMessage): Promise<CreatedWebhookDto> {
     const agent = await this.agent(message.user_id, message.agent_id);
     const url = validUrl(message.url);
     const secret = generateSigningSecret();
     const now = new Date();
-    const webhook = await this.dataSource.manager.save(
-      this.dataSource.manager.create(WebhookEntity, {
-        agentId: agent.agent_id,
-        userId: message.user_id,
-        url,
-        events: message.events,
-        status: 'active',
-        secretSealed: this.secrets.seal(secret),
-        createdAt: now,
-        updatedAt: now,
-      }),
-    );
+    const webhook = await this.dataSource.transaction(async (manager) => {
+      await this.reserveSlot(manager, agent.agent_id);
+      return manager.save(
+        manager.create(WebhookEntity, {
+          agentId: agent.agent_id,
+          userId: message.user_id,
+          url,
+          events: message.events,
+          status: 'active',
+          secretSealed: this.secrets.seal(secret),
+          createdAt: now,
+          updatedAt: now,
+        }),
+      );
+    });
     return toCreatedWebhookDto(webhook, secret);
   }
 
@@ -83,6 +89,27 @@ export class SubscriptionsService {
         : null;
     if (!webhook) throw new ResourceNotFoundError('Webhook', webhookId);
     return webhook;
+  }
+
+  /**
+   * The agent's row lives in agents-service, so a transaction-scoped advisory lock on the agent id
+   * stands in for it: creations for one agent are serialised, and two can never both take the last slot.
+   */
+  private async reserveSlot(manager: EntityManager, agentId: string): Promise<void> {
+    const limit = this.config.get('QUOTA_WEBHOOKS_PER_AGENT', { infer: true });
+    if (limit === 0) return;
+    await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`webhooks:agent:${agentId}`]);
+    const [{ held }]: { held: number }[] = await manager.query(
+      'SELECT count(*)::int AS held FROM (SELECT 1 FROM webhooks WHERE agent_id = $1 LIMIT $2) counted',
+      [agentId, limit],
+    );
+    if (held >= limit) {
+      throw new QuotaExceededError(
+        `This agent has ${held} webhooks, the most one agent may have (quota webhooks_per_agent is ${limit}); delete one before creating another`,
+        'webhooks_per_agent',
+        limit,
+      );
+    }
   }
 
   private agent(userId: string, agentId: string): Promise<AgentContext> {

@@ -149,7 +149,7 @@ export class InstructionHistoryResponse {
 }
 
 export class InstructionHistoryQuery {
-  @ApiPropertyOptional({ type: 'integer', minimum: 0, description: 'At most this many versions, newest first; 0 or absent means all' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, description: 'At most this many versions, newest first; 0 or absent means every kept version (an agent keeps its newest 50 by default)' })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

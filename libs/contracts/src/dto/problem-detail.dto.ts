@@ -25,6 +25,12 @@ export class ProblemDetailDto {
   @ApiPropertyOptional({ type: [FieldErrorDto], description: 'Each failing field of a validation error' })
   errors?: FieldErrorDto[];
 
+  @ApiPropertyOptional({ description: 'quota-exceeded only: which quota the request would pass', example: 'api_keys_per_user' })
+  quota?: string;
+
+  @ApiPropertyOptional({ type: 'integer', description: 'quota-exceeded only: the value of that quota', example: 100 })
+  limit?: number;
+
   @ApiPropertyOptional({ description: 'The x-request-id of the request, as it appears in the logs' })
   request_id?: string;
 }

@@ -23,7 +23,8 @@ export interface AgentContext {
   agent_id: string;
   user_email: string;
   deployment_state: 'deployed' | 'not_deployed';
-  instructions: { content: string; plan_steps: unknown[] | null } | null;
+  /** `plan_steps` is always an array, empty when the instructions have none (runtime-protocol.md). */
+  instructions: { content: string; plan_steps: unknown[] } | null;
 }
 
 /** Most runs started by one batch request (a scheduler splits larger groups of fires). */
