@@ -1,5 +1,5 @@
 // Nest 12 packages are ESM-only; @swc/jest transforms them to CJS (see ../shared/design/stack-notes.md).
-const esmOnly = ['@nestjs', 'load-esm', 'uid', 'file-type', '@standard-schema', 'cookie', 'content-disposition', 'commander'];
+const esmOnly = ['@nestjs', 'load-esm', 'uid', 'file-type', '@standard-schema', 'cookie', 'content-disposition', 'commander', '@fastify/cookie'];
 
 const swcTransform = [
   '@swc/jest',
