@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { PutScheduleRequest, ScheduleListResponse, ScheduleResponse, SchedulerPatterns, SuccessResponse } from '@aas/contracts';
+import { PreviewScheduleRequest, PutScheduleRequest, ScheduleListResponse, SchedulePreviewResponse, ScheduleResponse, SchedulerPatterns, SuccessResponse } from '@aas/contracts';
 import { ServiceClient } from '@aas/platform';
 import { CallerId, RequestId } from '../auth/caller';
 import { ApiProblems } from '../openapi/api-problems.decorator';
@@ -72,5 +72,14 @@ export class SchedulesController {
   @ApiProblems(401)
   list(@CallerId() userId: string, @RequestId() requestId: string): Promise<ScheduleListResponse> {
     return this.services.request(SchedulerPatterns.ListSchedules, { user_id: userId }, requestId);
+  }
+
+  @Post('preview')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Check a 7-field cron expression and timezone, and list its next 5 fire times (changes nothing)' })
+  @ApiOkResponse({ type: SchedulePreviewResponse })
+  @ApiProblems(400, 401)
+  preview(@CallerId() userId: string, @RequestId() requestId: string, @Body() body: PreviewScheduleRequest): Promise<SchedulePreviewResponse> {
+    return this.services.request(SchedulerPatterns.PreviewSchedule, { ...body, user_id: userId }, requestId);
   }
 }

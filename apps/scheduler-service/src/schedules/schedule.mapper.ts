@@ -2,7 +2,8 @@ import { ScheduleDto } from '@aas/contracts';
 import { parseCronSchedule } from '../cron/cron-schedule';
 import { ScheduleEntity } from './schedule.entity';
 
-const UPCOMING = 5;
+/** How many next fire times `upcoming` lists (schedules and previews). */
+export const UPCOMING = 5;
 
 /** `next_run` and `upcoming` are computed from the expression at read time, so they are always the true next fires. */
 export function toScheduleDto(schedule: ScheduleEntity, now = new Date()): ScheduleDto {

@@ -2,7 +2,9 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   AgentScheduleMessage,
+  PreviewScheduleMessage,
   PutScheduleMessage,
+  SchedulePreviewResponse,
   ScheduleListResponse,
   ScheduleResponse,
   SchedulerPatterns,
@@ -38,6 +40,11 @@ export class SchedulesHandlers {
   @MessagePattern(SchedulerPatterns.ResumeSchedule)
   resume(@Payload() message: AgentScheduleMessage): Promise<SuccessResponse> {
     return this.schedules.resume(message.user_id, message.agent_id);
+  }
+
+  @MessagePattern(SchedulerPatterns.PreviewSchedule)
+  preview(@Payload() message: PreviewScheduleMessage): SchedulePreviewResponse {
+    return this.schedules.preview(message.cron, message.timezone);
   }
 
   @MessagePattern(SchedulerPatterns.ListSchedules)
