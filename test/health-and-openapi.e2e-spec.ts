@@ -52,6 +52,11 @@ describe('Health and the OpenAPI document', () => {
       '/v1/agents/{agent_id}/schedule/pause': ['post'],
       '/v1/agents/{agent_id}/schedule/resume': ['post'],
       '/v1/schedules': ['get'],
+      '/v1/schedules/preview': ['post'],
+      '/v1/console/setup': ['get', 'post'],
+      '/v1/console/login': ['post'],
+      '/v1/console/logout': ['post'],
+      '/v1/console/session': ['get'],
       '/v1/agents/{agent_id}/webhooks': ['get', 'post'],
       '/v1/agents/{agent_id}/webhooks/{webhook_id}': ['get', 'patch', 'delete'],
       '/v1/agents/{agent_id}/webhooks/{webhook_id}/deliveries': ['get'],
@@ -82,6 +87,12 @@ describe('Health and the OpenAPI document', () => {
     );
     expect(agentSchema.required).toEqual(expect.arrayContaining(['agent_id', 'unread']));
     expect(doc.paths['/healthz']).toBeUndefined();
+    // The console's sign-in routes need no key; its session is a cookie scheme, never the API's default.
+    expect(doc.components.securitySchemes['console-session']).toEqual(expect.objectContaining({ type: 'apiKey', in: 'cookie', name: 'aas_session' }));
+    expect(doc.paths['/v1/console/login'].post.security).toEqual([]);
+    expect(doc.paths['/v1/console/setup'].post.security).toEqual([]);
+    expect(doc.paths['/v1/console/session'].get.security).toEqual([{ 'console-session': [] }]);
+    expect(doc.paths['/v1/schedules/preview'].post.security).toBeUndefined();
     expect(doc.components.schemas.ProblemDetailDto.required).toEqual(
       expect.arrayContaining(['type', 'title', 'status', 'detail']),
     );

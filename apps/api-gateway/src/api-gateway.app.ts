@@ -1,3 +1,4 @@
+import fastifyCookie from '@fastify/cookie';
 import { INestApplication } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
@@ -8,6 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import { Logger } from 'nestjs-pino';
 import { ApiGatewayModule } from './api-gateway.module';
 import { GatewayEnv } from './config/gateway.env';
+import { consoleDirectory, serveConsole } from './console/serve-console';
 import { installBodyChecks, problemFastifyOptions } from './http/http-hardening';
 import { requestIdFor } from './http/request-id';
 import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi-document';
@@ -29,6 +31,7 @@ export async function createApiGateway(overrides: Record<string, string> = {}): 
     requestIdHeader: false,
     logger: false,
     return503OnClosing: true,
+    trustProxy: env.TRUST_PROXY,
     ...problemFastifyOptions,
   });
   const fastify = adapter.getInstance();
@@ -39,6 +42,8 @@ export async function createApiGateway(overrides: Record<string, string> = {}): 
   installBodyChecks(fastify);
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, { bufferLogs: true });
   app.useLogger(app.get(Logger));
+  await app.register(fastifyCookie);
+  await serveConsole(fastify, consoleDirectory(env.CONSOLE_DIR));
   // Also sees what Fastify rejects before routing (bad JSON, oversize body): Nest installs its error handler on Fastify.
   app.useGlobalFilters(new ProblemDetailsFilter());
   app.useGlobalPipes(createValidationPipe());

@@ -18,4 +18,10 @@ export class AgentsEnv extends ServiceEnv {
   @Min(1000)
   @Max(3_600_000)
   API_KEY_USAGE_FLUSH_MS: number = 30_000;
+
+  /** How long a console session lasts from sign-in (then the user signs in again). */
+  @IsInt()
+  @Min(60_000)
+  @Max(30 * 24 * 3_600_000)
+  CONSOLE_SESSION_TTL_MS: number = 12 * 3_600_000;
 }

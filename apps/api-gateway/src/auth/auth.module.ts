@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { ConsoleSessionAuthenticator } from '../console-auth/console-session-authenticator';
+import { LoginRateLimiter } from '../console-auth/login-rate-limiter';
 import { ApiKeyRateLimiter } from '../rate-limit/api-key-rate-limiter';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
@@ -9,11 +11,14 @@ import { RevocationState } from './revocation-state';
 
 /** Global guards run in the order given: who is calling first, then that caller's rate limit. */
 @Module({
+  exports: [ConsoleSessionAuthenticator, LoginRateLimiter],
   providers: [
     ApiKeyAuthenticator,
     RevocationFeed,
     { provide: RevocationState, useExisting: RevocationFeed },
     ApiKeyRateLimiter,
+    ConsoleSessionAuthenticator,
+    LoginRateLimiter,
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
   ],

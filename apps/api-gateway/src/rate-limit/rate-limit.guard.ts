@@ -17,7 +17,9 @@ export class RateLimitGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     if (!this.limiter.enabled || !request.caller) return true;
-    const decision = await this.limiter.consume(request.caller.key_id);
+    // A user's console sessions share one allowance; each API key has its own.
+    const bucket = request.caller.session_id ? `console:${request.caller.user_id}` : request.caller.key_id;
+    const decision = await this.limiter.consume(bucket);
     void context
       .switchToHttp()
       .getResponse<FastifyReply>()
@@ -26,7 +28,7 @@ export class RateLimitGuard implements CanActivate {
       .header('ratelimit-reset', String(decision.resetSeconds));
     if (!decision.allowed) {
       throw new TooManyRequestsError(
-        `This API key made more than ${decision.limit} requests in the current window; retry after ${decision.resetSeconds} s`,
+        `This ${request.caller.session_id ? 'console user' : 'API key'} made more than ${decision.limit} requests in the current window; retry after ${decision.resetSeconds} s`,
         decision.resetSeconds,
       );
     }
