@@ -1,3 +1,4 @@
+import { offlineOpenApiDocument } from '../apps/api-gateway/src/openapi/offline-document';
 import { expectProblem, http } from './support/http';
 import { TestSystem, urlOf } from './support/test-system';
 
@@ -108,6 +109,11 @@ describe('Health and the OpenAPI document', () => {
         }
       }
     }
+  });
+
+  it('serves the document libs/sdk is generated from (built offline, without Redis or services)', async () => {
+    const served = (await http(system.url(), 'GET', '/openapi.json')).body;
+    expect(served).toEqual(JSON.parse(JSON.stringify(await offlineOpenApiDocument())));
   });
 
   it('serves an interactive docs page', async () => {
