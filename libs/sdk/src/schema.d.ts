@@ -2234,10 +2234,9 @@ export interface operations {
     RunsController_start: {
         parameters: {
             query?: never;
-            header: {
-                "idempotency-key": string;
+            header?: {
                 /** @description Repeating a start with the same key within 24 hours returns the same run instead of a second one */
-                "Idempotency-Key"?: string;
+                "idempotency-key"?: string;
             };
             path: {
                 agent_id: string;
