@@ -193,7 +193,7 @@ describe('The console in a browser', () => {
     await page.getByText('Filters').click();
     await page.getByLabel('Kind').selectOption('builder');
     await page.waitForURL(/filter_policy_group=builder/);
-    await expect(table.getByText('Run 2').count()).resolves.toBe(0);
+    await table.getByText('Run 2').waitFor({ state: 'detached' });
     await table.getByText('Run 1').waitFor();
     await shot('runs');
   });
@@ -237,7 +237,7 @@ describe('The console in a browser', () => {
     await page.getByRole('button', { name: 'Deliveries' }).click();
     const delivery = page.getByTestId('delivery');
     await delivery.getByText('Attempt 1: 204').waitFor();
-    await delivery.getByText('run.completed').waitFor();
+    await delivery.getByText('run.completed', { exact: true }).waitFor();
     await shot('deliveries');
     await delivery.getByRole('button', { name: 'Redeliver' }).click();
     await eventually('the redelivery', () => receiver.on('/hook').length, (n) => n === 2);
