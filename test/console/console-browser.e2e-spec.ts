@@ -255,6 +255,19 @@ describe('The console in a browser', () => {
     await page.getByRole('button', { name: 'Move Nightly jobs up' }).click();
     await eventually('the new order', async () => (await http(base, 'GET', '/v1/workspaces', { key: apiKey })).body.workspaces.map((w: { name: string }) => w.name), (names) => names[0] === 'Nightly jobs');
     await shot('agents');
+    // The theme toggle: system → light → dark → system; Pico CSS follows data-theme on <html>.
+    const toggle = page.getByRole('button', { name: /^Theme:/ });
+    const theme = () => page.evaluate(() => document.documentElement.getAttribute('data-theme'));
+    await toggle.click();
+    expect(await theme()).toBe('light');
+    await toggle.click();
+    expect(await theme()).toBe('dark');
+    await page.reload();
+    expect(await theme()).toBe('dark');
+    await page.getByRole('table', { name: 'Agents' }).waitFor();
+    await shot('agents-dark');
+    await page.getByRole('button', { name: /^Theme:/ }).click();
+    expect(await theme()).toBeNull();
     await page.setViewportSize(PHONE);
     // Nothing wider than the phone: no sideways scrolling.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
