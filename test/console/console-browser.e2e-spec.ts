@@ -163,7 +163,9 @@ describe('The console in a browser', () => {
     await page.getByText('deployed', { exact: true }).first().waitFor();
     // The build wrote a second version: the diff shows what it changed.
     await page.getByRole('link', { name: 'Instructions' }).click();
-    await page.getByLabel('Differences between the versions').getByText('+ Report failures.').waitFor();
+    const diff = page.getByLabel('Differences between the versions');
+    await diff.getByText('+ Report failures.').waitFor();
+    expect(await diff.locator('.diff-removed').count()).toBe(0);
     await shot('instructions');
   });
 

@@ -52,6 +52,8 @@ export function InstructionsTab() {
   );
 }
 
+const withFinalNewline = (text: string) => (text === '' || text.endsWith('\n') ? text : `${text}\n`);
+
 type Version = { id: number; content: string; created_at: string; source_type: string };
 
 function VersionDiff({ versions }: { versions: Version[] }) {
@@ -60,7 +62,8 @@ function VersionDiff({ versions }: { versions: Version[] }) {
   const [from, setFrom] = useState(versions[1]?.id ?? versions[0].id);
   const a = versions.find((v) => v.id === from) ?? versions[0];
   const b = versions.find((v) => v.id === to) ?? versions[0];
-  const parts = useMemo(() => diffLines(a.content, b.content), [a, b]);
+  // Both end with a line break, so a last line that only gained one is not shown as changed.
+  const parts = useMemo(() => diffLines(withFinalNewline(a.content), withFinalNewline(b.content)), [a, b]);
   const label = (v: Version) => `#${v.id} · ${v.source_type} · ${new Date(v.created_at).toLocaleString()}`;
   return (
     <div>

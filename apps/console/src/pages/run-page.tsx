@@ -6,6 +6,7 @@ import { api, problemDetail, unwrap } from '../api';
 import { Empty, ErrorNote, Loading } from '../components/feedback';
 import { StatusBadge } from '../components/status-badge';
 import { When } from '../components/time';
+import { runKind } from './runs-tab';
 
 type StreamState = 'connecting' | 'live' | 'ended' | 'reconnecting';
 
@@ -105,7 +106,7 @@ export function RunPage() {
         <dt>Goal</dt>
         <dd>{r.goal || '—'}</dd>
         <dt>Kind</dt>
-        <dd>{r.run_kind ?? r.policy_type ?? '—'}</dd>
+        <dd>{runKind(r)}</dd>
         <dt>Started</dt>
         <dd>
           <When at={r.started_at} />

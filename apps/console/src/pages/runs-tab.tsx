@@ -16,6 +16,12 @@ const column = createColumnHelper<Run>();
 const PAGE_SIZE = 20;
 const FILTERS = ['filter_status', 'filter_policy_group', 'filter_goal', 'filter_started_after', 'filter_started_before'] as const;
 
+/** A build or a run, and what started it (the API, a schedule). */
+export function runKind(run: Pick<Run, 'policy_type' | 'run_kind'>): string {
+  const mode = run.policy_type === 'builder' ? 'build' : 'run';
+  return run.run_kind ? `${mode} · ${run.run_kind}` : mode;
+}
+
 interface StartForm {
   user_message: string;
   skip_deploy_check: boolean;
@@ -58,7 +64,7 @@ export function RunsTab() {
   const columns = [
     column.accessor('run_number', { header: '#', cell: (c) => <Link to={`/agents/${agent.agent_id}/runs/${c.row.original.run_id}`}>Run {c.getValue()}</Link> }),
     column.accessor('status', { header: 'Status', cell: (c) => <StatusBadge status={c.getValue()} /> }),
-    column.accessor('policy_type', { header: 'Kind', cell: (c) => c.row.original.run_kind ?? c.getValue() ?? '—' }),
+    column.accessor('policy_type', { header: 'Kind', cell: (c) => runKind(c.row.original) }),
     column.accessor('goal', { header: 'Goal', cell: (c) => <span className="clip">{c.getValue() || '—'}</span> }),
     column.accessor('started_at', { header: 'Started', cell: (c) => <When at={c.getValue()} /> }),
     column.accessor('event_count', { header: 'Events' }),
