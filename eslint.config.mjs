@@ -8,13 +8,18 @@ export default tseslint.config(
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unsafe-function-type': 'off',
       'no-console': 'error',
     },
+  },
+  {
+    // The console runs in the browser.
+    files: ['apps/console/**/*.{ts,tsx}'],
+    languageOptions: { globals: globals.browser },
   },
   {
     // Plain Node scripts (benchmarks, fault tests).

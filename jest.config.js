@@ -1,5 +1,5 @@
 // Nest 12 packages (and the other packages listed below) are ESM-only; @swc/jest transforms them to CommonJS for jest.
-const esmOnly = ['@nestjs', 'load-esm', 'uid', 'file-type', '@standard-schema', 'cookie', 'content-disposition', 'commander'];
+const esmOnly = ['@nestjs', 'load-esm', 'uid', 'file-type', '@standard-schema', 'cookie', 'content-disposition', 'commander', '@fastify/cookie'];
 
 const swcTransform = [
   '@swc/jest',

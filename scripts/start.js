@@ -1,6 +1,7 @@
 // npm start: migrations first, then all five apps as separate processes with prefixed logs; Ctrl-C stops them all.
 const { concurrently } = require('concurrently');
-const { APPS, entry } = require('./apps');
+const { spawnSync } = require('node:child_process');
+const { APPS, CLI_ENTRY, entry } = require('./apps');
 const { migrateAll } = require('./migrate');
 
 // The apps require WEBHOOK_SECRET_KEY. For a local `npm start` only, a fixed development key stands in;
@@ -11,6 +12,7 @@ if (!process.env.WEBHOOK_SECRET_KEY) {
 }
 
 migrateAll();
+printSetupToken();
 
 const { result } = concurrently(
   APPS.map((app) => ({ name: app, command: `node "${entry(app)}"` })),
@@ -21,3 +23,18 @@ result.then(
   () => process.exit(0),
   () => process.exit(1),
 );
+
+/**
+ * While no user can sign in to the console, a fresh one-time setup token for its first-run page
+ * (the admin command line's `setup-token`). Once a user has a password, nothing is printed.
+ */
+function printSetupToken() {
+  const result = spawnSync(process.execPath, [CLI_ENTRY, 'setup-token'], { encoding: 'utf8' });
+  if (result.status !== 0) return;
+  const { setup_token: token, expires_at: expiresAt } = JSON.parse(result.stdout);
+  const port = process.env.PORT || '3000';
+  process.stderr.write(
+    `\nFirst run: open http://localhost:${port}/console/ and create the first user with this setup token\n` +
+      `(usable once, until ${expiresAt}; \`npm run cli -- setup-token\` makes a new one):\n\n    ${token}\n\n`,
+  );
+}

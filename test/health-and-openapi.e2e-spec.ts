@@ -1,4 +1,5 @@
 import { eventually } from './support/eventually';
+import { offlineOpenApiDocument } from '../apps/api-gateway/src/openapi/offline-document';
 import { expectProblem, http } from './support/http';
 import { TestSystem, urlOf } from './support/test-system';
 import { freshUser } from './support/test-users';
@@ -61,6 +62,11 @@ describe('Health and the OpenAPI document', () => {
       '/v1/agents/{agent_id}/schedule/pause': ['post'],
       '/v1/agents/{agent_id}/schedule/resume': ['post'],
       '/v1/schedules': ['get'],
+      '/v1/schedules/preview': ['post'],
+      '/v1/console/setup': ['get', 'post'],
+      '/v1/console/login': ['post'],
+      '/v1/console/logout': ['post'],
+      '/v1/console/session': ['get'],
       '/v1/agents/{agent_id}/webhooks': ['get', 'post'],
       '/v1/agents/{agent_id}/webhooks/{webhook_id}': ['get', 'patch', 'delete'],
       '/v1/agents/{agent_id}/webhooks/{webhook_id}/deliveries': ['get'],
@@ -103,6 +109,12 @@ describe('Health and the OpenAPI document', () => {
       expect({ path, method, has422: '422' in doc.paths[path][method].responses }).toEqual({ path, method, has422: true });
     }
     expect(doc.components.schemas.ProblemDetailDto.properties).toEqual(expect.objectContaining({ quota: expect.anything(), limit: expect.anything() }));
+    // The console's sign-in routes need no key; its session is a cookie scheme, never the API's default.
+    expect(doc.components.securitySchemes['console-session']).toEqual(expect.objectContaining({ type: 'apiKey', in: 'cookie', name: 'aas_session' }));
+    expect(doc.paths['/v1/console/login'].post.security).toEqual([]);
+    expect(doc.paths['/v1/console/setup'].post.security).toEqual([]);
+    expect(doc.paths['/v1/console/session'].get.security).toEqual([{ 'console-session': [] }]);
+    expect(doc.paths['/v1/schedules/preview'].post.security).toBeUndefined();
     expect(doc.components.schemas.ProblemDetailDto.required).toEqual(
       expect.arrayContaining(['type', 'title', 'status', 'detail']),
     );
@@ -118,6 +130,11 @@ describe('Health and the OpenAPI document', () => {
         }
       }
     }
+  });
+
+  it('serves the document libs/sdk is generated from (built offline, without Redis or services)', async () => {
+    const served = (await http(system.url(), 'GET', '/openapi.json')).body;
+    expect(served).toEqual(JSON.parse(JSON.stringify(await offlineOpenApiDocument())));
   });
 
   it('serves an interactive docs page', async () => {

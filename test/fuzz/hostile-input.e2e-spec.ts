@@ -32,6 +32,10 @@ const CASES_PER_OPERATION = Number(process.env.FUZZ_CASES_PER_OPERATION ?? Infin
 const RANDOM_CASES_PER_OPERATION = Number(process.env.FUZZ_RANDOM_CASES_PER_OPERATION ?? 50);
 const CONCURRENCY = Number(process.env.FUZZ_CONCURRENCY ?? 12);
 /** The gateway under fuzz: its body limit known here, and no per-key rate limit hiding the answers behind 429s. */
+/**
+ * Sign-in limits stay on: a sign-in or setup attempt hashes a password (scrypt, ~150 ms of CPU), and the
+ * limits are what keep many such requests cheap. Bodies are validated before the limit counts them.
+ */
 const FUZZ_GATEWAY_ENV: Record<string, string> = { BODY_LIMIT_BYTES: String(BODY_LIMIT_BYTES), RATE_LIMIT_REQUESTS: '0' };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -116,6 +120,15 @@ describe('Hostile input to every endpoint (fuzz)', () => {
         BackfillScheduleRequest: () => ({ from: '2026-01-01T00:00:00Z', to: '2026-01-01T00:00:00Z' }),
         CreateWebhookRequest: () => ({ url: 'https://hooks.example.com/fuzz', events: ['run.completed'] }),
         UpdateWebhookRequest: () => ({}),
+        PreviewScheduleRequest: () => ({ cron: '0 0 9 ? * MON-FRI *', timezone: 'Europe/Berlin' }),
+        // No user can sign in (the bootstrap user has no password), so setup is open, but this token is not the one.
+        ConsoleSetupRequest: () => ({ setup_token: 'aas_setup_not-the-token', email: 'fuzz@example.test', password: 'fuzz password 123' }),
+        ConsoleLoginRequest: () => ({ email: 'fuzz@example.test', password: 'fuzz password 123' }),
+      },
+      outcomes: {
+        'POST /v1/console/setup': [401],
+        'POST /v1/console/login': [401],
+        'GET /v1/console/session': [401],
       },
     };
   }

@@ -5,6 +5,7 @@ import { AgentRunsModule } from './agent-runs/agent-runs.module';
 import { AgentsModule } from './agents/agents.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { BootstrapApiKey } from './api-keys/bootstrap-api-key';
+import { ConsoleSessionsModule } from './console-sessions/console-sessions.module';
 import { AGENTS_SERVICE } from './agents-service.definition';
 import { InstructionsModule } from './instructions/instructions.module';
 import { UsersModule } from './users/users.module';
@@ -21,6 +22,7 @@ export class AgentsServiceModule {
         OutboxModule.forRoutes(EVENT_QUEUES),
         UsersModule,
         ApiKeysModule,
+        ConsoleSessionsModule,
         AgentsModule,
         WorkspacesModule,
         InstructionsModule,

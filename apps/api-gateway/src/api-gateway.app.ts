@@ -1,3 +1,4 @@
+import fastifyCookie from '@fastify/cookie';
 import { INestApplication } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
@@ -9,6 +10,7 @@ import { Logger } from 'nestjs-pino';
 import { ApiGatewayModule } from './api-gateway.module';
 import { GatewayEnv } from './config/gateway.env';
 import { parseTrustProxy } from './config/trust-proxy';
+import { consoleDirectory, serveConsole } from './console/serve-console';
 import { installBodyChecks, problemFastifyOptions } from './http/http-hardening';
 import { requestIdFor } from './http/request-id';
 import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi-document';
@@ -42,6 +44,8 @@ export async function createApiGateway(overrides: Record<string, string> = {}): 
   installBodyChecks(fastify);
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, { bufferLogs: true });
   app.useLogger(app.get(Logger));
+  await app.register(fastifyCookie);
+  await serveConsole(fastify, consoleDirectory(env.CONSOLE_DIR));
   // Also sees what Fastify rejects before routing (bad JSON, oversize body): Nest installs its error handler on Fastify.
   app.useGlobalFilters(new ProblemDetailsFilter());
   app.useGlobalPipes(createValidationPipe());

@@ -3,6 +3,7 @@ import { MetricsModule, RedisModule, ServiceClientModule, loggingModule, setting
 import { AgentsController } from './agents/agents.controller';
 import { ApiKeysController } from './api-keys/api-keys.controller';
 import { AuthModule } from './auth/auth.module';
+import { ConsoleAuthController } from './console-auth/console-auth.controller';
 import { GatewayEnv } from './config/gateway.env';
 import { GatewayHealthModule } from './health/gateway-health.module';
 import { HttpMetrics } from './http/http-metrics';
@@ -30,7 +31,7 @@ export class ApiGatewayModule {
         MetricsModule.forApp('api-gateway'),
       ],
       providers: [RunEventStream, HttpMetrics],
-      controllers: [MeController, ApiKeysController, AgentsController, WorkspacesController, InstructionsController, RunsController, RunEventStreamController, AgentScheduleController, SchedulesController, WebhooksController],
+      controllers: [ConsoleAuthController, MeController, ApiKeysController, AgentsController, WorkspacesController, InstructionsController, RunsController, RunEventStreamController, AgentScheduleController, SchedulesController, WebhooksController],
     };
   }
 }

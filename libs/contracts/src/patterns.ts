@@ -9,6 +9,12 @@ export const AgentsPatterns = {
   CreateApiKey: 'agents.api-keys.create',
   RevokeApiKey: 'agents.api-keys.revoke',
   VerifyApiKey: 'agents.api-keys.verify',
+  ConsoleSetupStatus: 'agents.console.setup-status',
+  ConsoleSetup: 'agents.console.setup',
+  LoginCredentials: 'agents.console.login-credentials',
+  CreateConsoleSession: 'agents.console.session-create',
+  VerifyConsoleSession: 'agents.console.session-verify',
+  EndConsoleSession: 'agents.console.session-end',
   ListAgents: 'agents.agents.list',
   CreateAgent: 'agents.agents.create',
   GetAgent: 'agents.agents.get',
@@ -49,6 +55,7 @@ export const SchedulerPatterns = {
   ResumeSchedule: 'scheduler.schedules.resume',
   ListSchedules: 'scheduler.schedules.list',
   BackfillSchedule: 'scheduler.schedules.backfill',
+  PreviewSchedule: 'scheduler.schedules.preview',
 } as const;
 
 export const WebhooksPatterns = {

@@ -48,6 +48,13 @@ export class UnauthorizedError extends DomainError {
   }
 }
 
+/** Authenticated, but this request may not be made so (a console request from another origin, or without its CSRF token). */
+export class ForbiddenError extends DomainError {
+  constructor(detail: string) {
+    super(ProblemCode.Forbidden, detail);
+  }
+}
+
 /** Over a rate limit: the answer carries Retry-After, in whole seconds. */
 export class TooManyRequestsError extends DomainError {
   constructor(

@@ -3,6 +3,7 @@ export enum ProblemCode {
   ValidationFailed = 'validation-failed',
   MalformedRequest = 'malformed-request',
   Unauthorized = 'unauthorized',
+  Forbidden = 'forbidden',
   NotFound = 'not-found',
   MethodNotAllowed = 'method-not-allowed',
   Conflict = 'conflict',
@@ -28,6 +29,8 @@ export function statusOf(code: ProblemCode): number {
       return 400;
     case ProblemCode.Unauthorized:
       return 401;
+    case ProblemCode.Forbidden:
+      return 403;
     case ProblemCode.NotFound:
       return 404;
     case ProblemCode.MethodNotAllowed:
@@ -58,6 +61,7 @@ export function codeForStatus(status: number): ProblemCode {
   const byStatus: Record<number, ProblemCode> = {
     400: ProblemCode.MalformedRequest,
     401: ProblemCode.Unauthorized,
+    403: ProblemCode.Forbidden,
     404: ProblemCode.NotFound,
     405: ProblemCode.MethodNotAllowed,
     409: ProblemCode.Conflict,

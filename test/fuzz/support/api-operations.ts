@@ -16,6 +16,8 @@ export interface ApiOperation {
   successes: number[];
   /** Answers with text/event-stream on success. */
   streams: boolean;
+  /** Needs an x-api-key (the document's default); false for the console's sign-in routes, which declare other security. */
+  keyAuthenticated: boolean;
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'];
@@ -43,6 +45,7 @@ export function operationsOf(document: any): ApiOperation[] {
         documented,
         successes,
         streams: successes.some((s) => op.responses[String(s)]?.content?.['text/event-stream'] !== undefined),
+        keyAuthenticated: op.security === undefined || op.security.some((requirement: object) => 'x-api-key' in requirement),
       });
     }
   }

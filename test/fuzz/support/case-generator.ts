@@ -40,6 +40,11 @@ export interface Fixtures {
   agentFor(pathTemplate: string): string;
   /** A request body the API accepts, per request-body schema name. */
   validBodies: Record<string, () => Record<string, unknown>>;
+  /**
+   * What a valid request answers, by operation label, where the fixtures cannot make it succeed
+   * (console sign-in: there is no session, setup token or password to give).
+   */
+  outcomes?: Record<string, number[]>;
 }
 
 export interface GeneratorOptions {
@@ -101,7 +106,12 @@ export class OperationCases {
 
   /** What the operation answers to a valid request at its base path. */
   private baseOutcome(): number[] {
-    return this.usesRandomIds() ? [404] : this.op.successes;
+    return this.fixtures.outcomes?.[this.label] ?? (this.usesRandomIds() ? [404] : this.op.successes);
+  }
+
+  /** What a request with a missing or bad x-api-key answers: a 401, or, where no key is needed, what it would anyway. */
+  private badKeyOutcome(): number[] {
+    return this.op.keyAuthenticated ? [401] : this.baseOutcome();
   }
 
   /** A mutated but possibly still valid input: the base outcome, a 400, or any problem the operation documents. */
@@ -175,13 +185,14 @@ export class OperationCases {
   // ---- categories ---------------------------------------------------------
 
   private authCases(): void {
-    this.add('auth', 'no x-api-key', () => this.request({ key: null }), [401]);
-    this.add('auth', 'Bearer token instead of x-api-key', () => this.request({ key: null, headers: { authorization: `Bearer ${this.fixtures.key}` } }), [401]);
-    this.add('auth', 'empty x-api-key', () => this.request({ key: '' }), [401]);
+    const refused = this.badKeyOutcome();
+    this.add('auth', 'no x-api-key', () => this.request({ key: null }), refused);
+    this.add('auth', 'Bearer token instead of x-api-key', () => this.request({ key: null, headers: { authorization: `Bearer ${this.fixtures.key}` } }), refused);
+    this.add('auth', 'empty x-api-key', () => this.request({ key: '' }), refused);
     for (const garbage of garbageApiKeys(this.rng, this.fixtures.key)) {
-      this.add('auth', `x-api-key: ${garbage.label}`, () => this.request({ key: garbage.value }), [401]);
+      this.add('auth', `x-api-key: ${garbage.label}`, () => this.request({ key: garbage.value }), refused);
     }
-    this.add('auth', 'x-api-key twice', () => this.request({ key: null, headers: { 'x-api-key': `${this.fixtures.key}, ${this.fixtures.key}` } }), [401]);
+    this.add('auth', 'x-api-key twice', () => this.request({ key: null, headers: { 'x-api-key': `${this.fixtures.key}, ${this.fixtures.key}` } }), refused);
   }
 
   private pathIdCases(): void {
@@ -485,7 +496,7 @@ export class OperationCases {
     }
     this.add('header', 'x-request-id: garbage', () => this.request({ headers: { 'x-request-id': `\u00ff${'r'.repeat(300)}` } }), this.baseOutcome());
     this.add('header', 'accept: text/html', () => this.request({ headers: { accept: 'text/html' } }), this.baseOutcome());
-    this.add('header', 'x-api-key of 20 KiB', () => this.request({ key: 'k'.repeat(20 * 1024) }), [401, 431]);
+    this.add('header', 'x-api-key of 20 KiB', () => this.request({ key: 'k'.repeat(20 * 1024) }), [...this.badKeyOutcome(), 431]);
   }
 
   /** Random values for every field, judged by the same oracle: the property-based part. */
@@ -509,7 +520,7 @@ export class OperationCases {
         this.add('random', `${param}: random text`, () => this.request({ path: this.pathWith({ [param]: encodeURIComponent(id) }) }), [404]);
       } else if (this.rng.chance(0.5)) {
         const key = this.randomHeaderValue(this.rng.int(1, 80));
-        this.add('random', 'x-api-key: random', () => this.request({ key }), [401]);
+        this.add('random', 'x-api-key: random', () => this.request({ key }), this.badKeyOutcome());
       } else {
         const query = `${encodeQuery(this.randomText(this.rng.int(1, 12)))}=${encodeQuery(this.randomText(this.rng.int(0, 40)))}`;
         this.add('random', 'random query parameter', () => this.request({ query }), this.op.queryParams.length > 0 ? [400] : this.mayPass());

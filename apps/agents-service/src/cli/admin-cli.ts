@@ -1,16 +1,22 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { DomainError } from '@aas/problem-details';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@aas/contracts';
 import { Command, CommanderError } from 'commander';
+import { randomBytes } from 'node:crypto';
 import { migrateAgentsSchema } from '../agents-service.app';
 import { ApiKeysService } from '../api-keys/api-keys.service';
+import { ConsoleSessionsService } from '../console-sessions/console-sessions.service';
 import { UsersService } from '../users/users.service';
 import { AdminCliModule } from './admin-cli.module';
 
 type Action = (app: INestApplicationContext) => Promise<unknown>;
 
+/** Reads a new password: from standard input by default (never from the command line, which ps and shell history show). */
+export type PasswordSource = () => Promise<string>;
+
 /** The admin command line of docs/operations.md; each command prints one JSON object on stdout. */
-export function buildAdminCli(run: (action: Action) => Promise<void>): Command {
+export function buildAdminCli(run: (action: Action) => Promise<void>, readPassword: PasswordSource = readLineFromStdin): Command {
   const program = new Command('cli').description('Agent Automation Service administration').exitOverride();
 
   const users = program.command('users').description('manage users');
@@ -25,6 +31,27 @@ export function buildAdminCli(run: (action: Action) => Promise<void>): Command {
         return { user_id: user.id, api_key: key.api_key };
       }),
     );
+
+  users
+    .command('set-password')
+    .description("set a user's console password (read from standard input) and end all of the user's console sessions")
+    .requiredOption('--email <email>', 'email address of the user')
+    .option('--generate', 'make a random password and print it instead of reading one')
+    .action((opts: { email: string; generate?: boolean }) =>
+      run(async (app) => {
+        const password = opts.generate ? randomBytes(18).toString('base64url') : await readPassword();
+        if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
+          throw new Error(`the password must be ${PASSWORD_MIN_LENGTH}-${PASSWORD_MAX_LENGTH} characters`);
+        }
+        const result = await app.get(ConsoleSessionsService).setPassword(opts.email, password);
+        return opts.generate ? { ...result, password } : result;
+      }),
+    );
+
+  program
+    .command('setup-token')
+    .description('a one-time token for the console first-run page (replaces earlier ones; only while no user can sign in)')
+    .action(() => run((app) => app.get(ConsoleSessionsService).issueSetupToken()));
 
   const apiKeys = program.command('api-keys').description('manage API keys');
   apiKeys
@@ -63,6 +90,17 @@ export async function runAdminAction(
   } finally {
     await app.close();
   }
+}
+
+/** The first line of standard input, without its line end. */
+async function readLineFromStdin(): Promise<string> {
+  if (process.stdin.isTTY) process.stderr.write('new password (input is shown; pipe it in to hide it): ');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) {
+    chunks.push(chunk as Buffer);
+    if (Buffer.concat(chunks).includes(10)) break;
+  }
+  return Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0];
 }
 
 if (require.main === module) {

@@ -50,4 +50,10 @@ export class AgentsEnv extends ServiceEnv {
   @Min(0)
   @Max(1_000_000)
   QUOTA_INSTRUCTION_VERSIONS_KEPT: number = 50;
+
+  /** How long a console session lasts from sign-in (then the user signs in again). */
+  @IsInt()
+  @Min(60_000)
+  @Max(30 * 24 * 3_600_000)
+  CONSOLE_SESSION_TTL_MS: number = 12 * 3_600_000;
 }

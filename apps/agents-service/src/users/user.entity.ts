@@ -14,4 +14,8 @@ export class UserEntity {
   /** Set when the user creates a first agent; until then the user needs onboarding. */
   @Column({ name: 'onboarded_at', type: 'timestamptz', nullable: true })
   onboardedAt!: Date | null;
+
+  /** scrypt hash of the console password (libs/contracts password-hash); null: the user cannot sign in to the console. */
+  @Column({ name: 'password_hash', type: 'text', nullable: true, select: false })
+  passwordHash!: string | null;
 }

@@ -1,18 +1,20 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { IS_PUBLIC } from '@aas/platform';
-import { UnauthorizedError } from '@aas/problem-details';
+import { ForbiddenError, UnauthorizedError } from '@aas/problem-details';
 import type { FastifyReply } from 'fastify';
 import { RequestRateLimits } from '../rate-limit/request-rate-limits';
+import { ConsoleSessionAuthenticator } from '../console-auth/console-session-authenticator';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { AuthenticatedRequest } from './caller';
 
 /**
- * x-api-key is the only accepted credential (spec section 5); a Bearer or JWT token is a 401.
+ * x-api-key is the only credential a program can use (spec section 5); a Bearer or JWT token is a 401.
+ * Without a key, the console's session cookie counts only with its CSRF header (ConsoleSessionAuthenticator).
  * What arrives without a key this gateway has already verified costs its client address one
- * request of the per-address allowance: a missing or malformed key, and every key that needs a
- * look-up in agents-service (charged before the look-up, so a flood of made-up keys from one
- * address is refused with 429 without reaching agents-service).
+ * request of the per-address allowance: a missing or malformed key, a refused session, and every
+ * key that needs a look-up in agents-service (charged before the look-up, so a flood of made-up
+ * keys from one address is refused with 429 without reaching agents-service).
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -20,6 +22,7 @@ export class ApiKeyGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly authenticator: ApiKeyAuthenticator,
     private readonly limits: RequestRateLimits,
+    private readonly sessions: ConsoleSessionAuthenticator,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -33,6 +36,10 @@ export class ApiKeyGuard implements CanActivate {
     };
     const key = request.headers['x-api-key'];
     try {
+      if ((typeof key !== 'string' || key.length === 0) && this.sessions.hasSession(request)) {
+        request.caller = await this.sessions.authenticateApiCall(request);
+        return true;
+      }
       if (typeof key !== 'string' || key.length === 0) {
         throw new UnauthorizedError(
           request.headers.authorization
@@ -43,8 +50,8 @@ export class ApiKeyGuard implements CanActivate {
       request.caller = await this.authenticator.authenticate(key, request.id, chargeAddress);
       return true;
     } catch (error) {
-      // Over the address's allowance, the 429 from chargeAddress replaces the 401.
-      if (error instanceof UnauthorizedError && !charged) await chargeAddress();
+      // Over the address's allowance, the 429 from chargeAddress replaces the 401 or 403.
+      if ((error instanceof UnauthorizedError || error instanceof ForbiddenError) && !charged) await chargeAddress();
       throw error;
     }
   }

@@ -1,10 +1,13 @@
 import { ExecutionContext, createParamDecorator } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 
-/** Who is calling: resolved from the x-api-key by ApiKeyGuard. */
+/** Who is calling: resolved from the x-api-key, or from a console session, by ApiKeyGuard. */
 export interface AuthenticatedCaller {
   user_id: string;
+  /** The API key's id; empty for a console session. */
   key_id: string;
+  /** Set when the console calls with its session cookie and CSRF token. */
+  session_id?: string;
 }
 
 export type AuthenticatedRequest = FastifyRequest & { caller?: AuthenticatedCaller };

@@ -1,5 +1,5 @@
 import { CommonEnv } from '@aas/platform';
-import { IsInt, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsString, Max, Min } from 'class-validator';
 import { IsTrustProxySetting } from './trust-proxy';
 
 export class GatewayEnv extends CommonEnv {
@@ -53,4 +53,27 @@ export class GatewayEnv extends CommonEnv {
    */
   @IsTrustProxySetting()
   TRUST_PROXY: string = 'false';
+
+  /** Where the built console is (npm run build writes dist/console); empty means dist/console under the working directory. */
+  @IsString()
+  CONSOLE_DIR: string = '';
+
+  /** The Secure attribute of the session cookie: `auto` sets it when the request came over HTTPS (directly or per X-Forwarded-Proto). */
+  @IsIn(['auto', 'always', 'never'], { message: 'CONSOLE_COOKIE_SECURE must be auto, always or never' })
+  CONSOLE_COOKIE_SECURE: 'auto' | 'always' | 'never' = 'auto';
+
+  /** Sign-in and setup attempts one client address may make per LOGIN_RATE_LIMIT_WINDOW_SECONDS; 0 turns the limit off. */
+  @IsInt()
+  @Min(0)
+  LOGIN_RATE_LIMIT_PER_ADDRESS: number = 20;
+
+  /** Sign-in attempts per email address per window (a success resets it); 0 turns the limit off. */
+  @IsInt()
+  @Min(0)
+  LOGIN_RATE_LIMIT_PER_EMAIL: number = 10;
+
+  @IsInt()
+  @Min(1)
+  @Max(86_400)
+  LOGIN_RATE_LIMIT_WINDOW_SECONDS: number = 900;
 }

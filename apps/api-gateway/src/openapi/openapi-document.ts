@@ -3,6 +3,8 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule, getSchemaPath } from '@n
 import { ProblemDetailDto } from '@aas/contracts';
 
 export const API_KEY_SCHEME = 'x-api-key';
+/** The console's session cookie (docs/console.md); on /v1 routes only together with the x-csrf-token header. */
+export const CONSOLE_SESSION_SCHEME = 'console-session';
 
 /** Generated from the controllers' decorators and the DTO classes, so it cannot drift from the code. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
@@ -13,6 +15,17 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setVersion('1.0.0')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, API_KEY_SCHEME)
     .addSecurityRequirements(API_KEY_SCHEME)
+    .addCookieAuth(
+      'aas_session',
+      {
+        type: 'apiKey',
+        in: 'cookie',
+        name: 'aas_session',
+        description:
+          'The console session (sign in at /console). Accepted on the API routes only with the session\'s x-csrf-token header, from the gateway\'s own origin; programs use x-api-key.',
+      },
+      CONSOLE_SESSION_SCHEME,
+    )
     .build();
   const document = SwaggerModule.createDocument(app, config, { extraModels: [ProblemDetailDto] });
   return withDefaultProblemResponses(document);

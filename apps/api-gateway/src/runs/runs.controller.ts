@@ -48,7 +48,7 @@ export class RunsController {
   @HttpCode(201)
   @ApiOperation({ summary: 'Start a run; it is queued and executed by a runs worker' })
   @ApiHeader({
-    name: 'Idempotency-Key',
+    name: 'idempotency-key',
     required: false,
     description: 'Repeating a start with the same key within 24 hours returns the same run instead of a second one',
   })

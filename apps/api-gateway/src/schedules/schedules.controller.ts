@@ -3,8 +3,10 @@ import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } f
 import {
   BackfillScheduleRequest,
   BackfillScheduleResponse,
+  PreviewScheduleRequest,
   PutScheduleRequest,
   ScheduleListResponse,
+  SchedulePreviewResponse,
   ScheduleResponse,
   SchedulerPatterns,
   SuccessResponse,
@@ -99,5 +101,14 @@ export class SchedulesController {
   @ApiProblems(401)
   list(@CallerId() userId: string, @RequestId() requestId: string): Promise<ScheduleListResponse> {
     return this.services.request(SchedulerPatterns.ListSchedules, { user_id: userId }, requestId);
+  }
+
+  @Post('preview')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Check a 7-field cron expression and timezone, and list its next 5 fire times (changes nothing)' })
+  @ApiOkResponse({ type: SchedulePreviewResponse })
+  @ApiProblems(400, 401)
+  preview(@CallerId() userId: string, @RequestId() requestId: string, @Body() body: PreviewScheduleRequest): Promise<SchedulePreviewResponse> {
+    return this.services.request(SchedulerPatterns.PreviewSchedule, { ...body, user_id: userId }, requestId);
   }
 }

@@ -2,7 +2,8 @@ import { ScheduleDto } from '@aas/contracts';
 import { CronScheduleCache } from '../cron/cron-schedule-cache';
 import { ScheduleEntity } from './schedule.entity';
 
-const UPCOMING = 5;
+/** How many next fire times `upcoming` lists (schedules and previews). */
+export const UPCOMING = 5;
 
 /** A schedule's next fire times from now, or why its expression cannot be evaluated. */
 export interface ScheduleTimes {

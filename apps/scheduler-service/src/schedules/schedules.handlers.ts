@@ -4,7 +4,9 @@ import {
   AgentScheduleMessage,
   BackfillScheduleMessage,
   BackfillScheduleResponse,
+  PreviewScheduleMessage,
   PutScheduleMessage,
+  SchedulePreviewResponse,
   ScheduleListResponse,
   ScheduleResponse,
   SchedulerPatterns,
@@ -49,6 +51,11 @@ export class SchedulesHandlers {
   @MessagePattern(SchedulerPatterns.BackfillSchedule)
   backfill(@Payload() message: BackfillScheduleMessage): Promise<BackfillScheduleResponse> {
     return this.backfills.backfill(message);
+  }
+
+  @MessagePattern(SchedulerPatterns.PreviewSchedule)
+  preview(@Payload() message: PreviewScheduleMessage): SchedulePreviewResponse {
+    return this.schedules.preview(message.cron, message.timezone);
   }
 
   @MessagePattern(SchedulerPatterns.ListSchedules)

@@ -5,16 +5,17 @@ import {
   CATCH_UP_WINDOW_DEFAULT_SECONDS,
   DEFAULT_MISFIRE_POLICY,
   PutScheduleMessage,
+  SchedulePreviewResponse,
   ScheduleDto,
   SuccessResponse,
 } from '@aas/contracts';
 import { ServiceClient } from '@aas/platform';
 import { ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
-import { CronExpressionError, CronSchedule } from '../cron/cron-schedule';
+import { CronExpressionError, CronSchedule, parseCronSchedule } from '../cron/cron-schedule';
 import { CronScheduleCache } from '../cron/cron-schedule-cache';
 import { mapInSlices } from '../cron/map-in-slices';
 import { ScheduleEntity } from './schedule.entity';
-import { scheduleTimes, toScheduleDto } from './schedule.mapper';
+import { UPCOMING, scheduleTimes, toScheduleDto } from './schedule.mapper';
 import { ScheduleStore } from './schedule.store';
 
 const OK: SuccessResponse = { success: true, error: null };
@@ -40,7 +41,17 @@ export class SchedulesService {
     return mapInSlices(schedules, (s) => toScheduleDto(s, scheduleTimes(this.crons, s, now)));
   }
 
+  /**
+   * The next fire times of an expression, for the console's cron editor; a 400 naming why when it is refused.
+   * Parsed outside the cache: what a user types must not push out the expressions of stored schedules.
+   */
+  preview(cron: string, timezone: string | undefined, now = new Date()): SchedulePreviewResponse {
+    const schedule = refusalAs400(() => parseCronSchedule(cron, timezone ?? null));
+    return { upcoming: schedule.upcoming(now, UPCOMING).map((d) => d.getTime()) };
+  }
+
   /** Sets or replaces the agent's one schedule; it starts active with a clean failure count. */
+
   async put(message: PutScheduleMessage): Promise<SuccessResponse> {
     const agent = await this.agent(message.user_id, message.agent_id);
     if (agent.deployment_state !== 'deployed') {
@@ -109,12 +120,16 @@ export class SchedulesService {
 
   /** An expression and timezone from a request, or a 400 that says what is wrong with them. */
   private parsed(cron: string, timezone: string | null): CronSchedule {
-    try {
-      return this.crons.get(cron, timezone);
-    } catch (error) {
-      if (!(error instanceof CronExpressionError)) throw error;
-      const field = /timezone/i.test(error.message) ? 'timezone' : 'cron';
-      throw new ValidationFailedError(error.message, [{ field, message: error.message }]);
-    }
+    return refusalAs400(() => this.crons.get(cron, timezone));
+  }
+}
+
+function refusalAs400(parse: () => CronSchedule): CronSchedule {
+  try {
+    return parse();
+  } catch (error) {
+    if (!(error instanceof CronExpressionError)) throw error;
+    const field = /timezone/i.test(error.message) ? 'timezone' : 'cron';
+    throw new ValidationFailedError(error.message, [{ field, message: error.message }]);
   }
 }

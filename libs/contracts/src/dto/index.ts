@@ -8,3 +8,4 @@ export * from './instructions.dto';
 export * from './runs.dto';
 export * from './schedules.dto';
 export * from './webhooks.dto';
+export * from './console.dto';

@@ -135,3 +135,24 @@ export class BackfillScheduleResponse {
   @ApiProperty({ type: [BackfilledRun], description: 'One run per fire time in the range, oldest first; a fire time that already has a run answers that run' })
   runs!: BackfilledRun[];
 }
+
+/** A cron expression to check, and the next fire times it would have (POST /v1/schedules/preview). */
+export class PreviewScheduleRequest {
+  @ApiProperty({ description: '7 fields: sec min hour day-of-month month day-of-week year', example: '0 0 9 ? * MON-FRI *' })
+  @IsString()
+  @MaxLength(256)
+  @IsWellFormedText()
+  cron!: string;
+
+  @ApiPropertyOptional({ description: 'IANA timezone; UTC when absent', example: 'Europe/Berlin' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  @IsWellFormedText()
+  timezone?: string;
+}
+
+export class SchedulePreviewResponse {
+  @ApiProperty({ type: 'array', items: { type: 'integer', format: 'int64' }, description: 'The next 5 fire times, epoch ms' })
+  upcoming!: number[];
+}

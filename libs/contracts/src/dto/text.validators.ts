@@ -1,4 +1,4 @@
-import { ValidateBy, ValidationOptions } from 'class-validator';
+import { ValidateBy, ValidationOptions, isEmail } from 'class-validator';
 
 export const IS_WELL_FORMED_TEXT = 'isWellFormedText';
 
@@ -24,6 +24,24 @@ export function IsWellFormedText(options: ValidationOptions = {}): PropertyDecor
         validate: isWellFormedText,
         defaultMessage: () =>
           `${options.each ? 'each value in ' : ''}$property must be well-formed Unicode text without NUL (U+0000) characters`,
+      },
+    },
+    options,
+  );
+}
+
+/**
+ * An email address (class-validator's isEmail, any TLD). isEmail throws on a lone
+ * surrogate (its byte-length check URI-encodes the text), so text that is not
+ * well formed is refused first: a 400, never a 500.
+ */
+export function IsEmailAddress(options: ValidationOptions = {}): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isEmailAddress',
+      validator: {
+        validate: (value: unknown) => typeof value === 'string' && isWellFormedText(value) && isEmail(value, { require_tld: false }),
+        defaultMessage: () => '$property must be an email address',
       },
     },
     options,

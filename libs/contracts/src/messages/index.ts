@@ -4,3 +4,4 @@ export * from './catalogue.messages';
 export * from './runs.messages';
 export * from './schedules.messages';
 export * from './webhooks.messages';
+export * from './console.messages';

@@ -2,9 +2,9 @@ import { IntersectionType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsISO8601, IsUUID, ValidateNested } from 'class-validator';
 import { ProblemDetailDto } from '../dto/problem-detail.dto';
-import { BackfillScheduleRequest, PutScheduleRequest } from '../dto/schedules.dto';
+import { BackfillScheduleRequest, PreviewScheduleRequest, PutScheduleRequest } from '../dto/schedules.dto';
 import { RUN_START_BATCH_MAX } from './runs.messages';
-import { AgentScopedMessage } from './user-scoped.message';
+import { AgentScopedMessage, UserScopedMessage } from './user-scoped.message';
 
 export class AgentScheduleMessage extends AgentScopedMessage {}
 export class PutScheduleMessage extends IntersectionType(PutScheduleRequest, AgentScopedMessage) {}
@@ -41,3 +41,5 @@ export type ScheduledRunOutcome =
 export interface StartScheduledRunsResponse {
   outcomes: ScheduledRunOutcome[];
 }
+
+export class PreviewScheduleMessage extends IntersectionType(PreviewScheduleRequest, UserScopedMessage) {}

@@ -1,0 +1,48 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import {
+  AgentsPatterns,
+  ConsoleSession,
+  ConsoleSessionTokenMessage,
+  ConsoleSetupMessage,
+  ConsoleSetupStatus,
+  CreateConsoleSessionMessage,
+  LoginCredentials,
+  LoginCredentialsMessage,
+} from '@aas/contracts';
+import { ConsoleSessionsService } from './console-sessions.service';
+
+@Controller()
+export class ConsoleSessionsHandlers {
+  constructor(private readonly sessions: ConsoleSessionsService) {}
+
+  @MessagePattern(AgentsPatterns.ConsoleSetupStatus)
+  async setupStatus(): Promise<ConsoleSetupStatus> {
+    return { setup_required: await this.sessions.setupRequired() };
+  }
+
+  @MessagePattern(AgentsPatterns.ConsoleSetup)
+  setup(@Payload() message: ConsoleSetupMessage): Promise<ConsoleSession> {
+    return this.sessions.setup(message);
+  }
+
+  @MessagePattern(AgentsPatterns.LoginCredentials)
+  loginCredentials(@Payload() message: LoginCredentialsMessage): Promise<LoginCredentials | null> {
+    return this.sessions.loginCredentials(message.email);
+  }
+
+  @MessagePattern(AgentsPatterns.CreateConsoleSession)
+  create(@Payload() message: CreateConsoleSessionMessage): Promise<ConsoleSession> {
+    return this.sessions.createSession(message.user_id, message.password_hash, message.session_token_hash);
+  }
+
+  @MessagePattern(AgentsPatterns.VerifyConsoleSession)
+  verify(@Payload() message: ConsoleSessionTokenMessage): Promise<ConsoleSession | null> {
+    return this.sessions.verify(message.session_token_hash);
+  }
+
+  @MessagePattern(AgentsPatterns.EndConsoleSession)
+  end(@Payload() message: ConsoleSessionTokenMessage): Promise<{ ended: boolean }> {
+    return this.sessions.end(message.session_token_hash);
+  }
+}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { ConsoleSessionPurger } from './console-session.purger';
+import { ConsoleSessionsHandlers } from './console-sessions.handlers';
+import { ConsoleSessionsService } from './console-sessions.service';
+
+@Module({
+  controllers: [ConsoleSessionsHandlers],
+  providers: [ConsoleSessionsService, ConsoleSessionPurger],
+  exports: [ConsoleSessionsService],
+})
+export class ConsoleSessionsModule {}
+
+/** What the admin command line needs: the service, without message handlers or the purge timer. */
+@Module({ providers: [ConsoleSessionsService], exports: [ConsoleSessionsService] })
+export class ConsoleSessionsAdminModule {}

@@ -1,0 +1,150 @@
+import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  AgentsPatterns,
+  CSRF_HEADER,
+  ConsoleLoginRequest,
+  ConsoleSession,
+  ConsoleSessionResponse,
+  ConsoleSetupRequest,
+  ConsoleSetupStatus,
+  LoginCredentials,
+  csrfTokenFor,
+  csrfTokenMatches,
+  dummyPasswordHash,
+  generateSessionToken,
+  hashPassword,
+  hashToken,
+  verifyPassword,
+} from '@aas/contracts';
+import { Public, ServiceClient } from '@aas/platform';
+import { ForbiddenError, UnauthorizedError } from '@aas/problem-details';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { GatewayEnv } from '../config/gateway.env';
+import { ApiProblems } from '../openapi/api-problems.decorator';
+import { CONSOLE_SESSION_SCHEME } from '../openapi/openapi-document';
+import { ConsoleSessionAuthenticator } from './console-session-authenticator';
+import { LoginRateLimiter } from './login-rate-limiter';
+import { assertSameOrigin } from './same-origin';
+import { CookieSecurity, clearSessionCookie, sessionTokenOf, setSessionCookie } from './session-cookie';
+
+const WRONG_LOGIN = 'The email or password is wrong';
+
+/**
+ * Sign-in for the console (docs/console.md): first-run setup, login, logout and
+ * the current session. Programs use x-api-key and never these routes.
+ */
+@ApiTags('Console sign-in')
+@Public()
+@Controller('v1/console')
+export class ConsoleAuthController {
+  private readonly cookieSecurity: CookieSecurity;
+
+  constructor(
+    private readonly services: ServiceClient,
+    private readonly sessions: ConsoleSessionAuthenticator,
+    private readonly limiter: LoginRateLimiter,
+    config: ConfigService<GatewayEnv, true>,
+  ) {
+    this.cookieSecurity = config.get('CONSOLE_COOKIE_SECURE', { infer: true });
+  }
+
+  @Get('setup')
+  @ApiOperation({ summary: 'Whether the first-run page is open (no user can sign in yet)', security: [] })
+  @ApiOkResponse({ type: ConsoleSetupStatus })
+  setupStatus(@Req() request: FastifyRequest): Promise<ConsoleSetupStatus> {
+    return this.services.request(AgentsPatterns.ConsoleSetupStatus, {}, request.id);
+  }
+
+  @Post('setup')
+  @HttpCode(201)
+  @ApiOperation({
+    summary: 'First run: create the first user with the one-time setup token, and sign it in (sets the session cookie)',
+    security: [],
+  })
+  @ApiCreatedResponse({ type: ConsoleSessionResponse })
+  @ApiProblems(400, 401, 403, 404, 409, 429)
+  async setup(
+    @Body() body: ConsoleSetupRequest,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ConsoleSessionResponse> {
+    assertSameOrigin(request);
+    await this.limiter.setupAttempt(request.ip);
+    const token = generateSessionToken();
+    const session = await this.services.request<ConsoleSession>(
+      AgentsPatterns.ConsoleSetup,
+      {
+        setup_token_hash: hashToken(body.setup_token),
+        email: body.email,
+        password_hash: await hashPassword(body.password),
+        session_token_hash: hashToken(token),
+      },
+      request.id,
+    );
+    return this.signedIn(session, token, request, reply);
+  }
+
+  @Post('login')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Sign in with email and password (sets the session cookie); rate limited per address and per email', security: [] })
+  @ApiOkResponse({ type: ConsoleSessionResponse })
+  @ApiProblems(400, 401, 403, 429)
+  async login(
+    @Body() body: ConsoleLoginRequest,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ConsoleSessionResponse> {
+    assertSameOrigin(request);
+    await this.limiter.loginAttempt(request.ip, body.email);
+    const found = await this.services.request<LoginCredentials | null>(AgentsPatterns.LoginCredentials, { email: body.email }, request.id);
+    // An unknown email is checked against a dummy hash: it takes as long, and answers the same, as a wrong password.
+    const matches = await verifyPassword(body.password, found?.password_hash ?? (await dummyPasswordHash()));
+    if (!found || !matches) throw new UnauthorizedError(WRONG_LOGIN);
+    const token = generateSessionToken();
+    const session = await this.services.request<ConsoleSession>(
+      AgentsPatterns.CreateConsoleSession,
+      { user_id: found.user_id, password_hash: found.password_hash, session_token_hash: hashToken(token) },
+      request.id,
+    );
+    await this.limiter.succeeded(body.email);
+    return this.signedIn(session, token, request, reply);
+  }
+
+  @Post('logout')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'End the console session (with its x-csrf-token header) and clear the cookie', security: [{ [CONSOLE_SESSION_SCHEME]: [] }] })
+  @ApiCookieAuth(CONSOLE_SESSION_SCHEME)
+  @ApiNoContentResponse({ description: 'Signed out (also when there was no session)' })
+  @ApiProblems(403)
+  async logout(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
+    const token = sessionTokenOf(request);
+    if (token) {
+      const csrf = request.headers[CSRF_HEADER];
+      if (typeof csrf !== 'string' || !csrfTokenMatches(token, csrf)) throw new ForbiddenError(`Signing out needs the session's ${CSRF_HEADER} header`);
+      assertSameOrigin(request);
+      await this.services.request(AgentsPatterns.EndConsoleSession, { session_token_hash: hashToken(token) }, request.id);
+    }
+    clearSessionCookie(reply, request, this.cookieSecurity);
+  }
+
+  @Get('session')
+  @ApiOperation({ summary: 'The signed-in console user and the CSRF token for its API calls', security: [{ [CONSOLE_SESSION_SCHEME]: [] }] })
+  @ApiOkResponse({ type: ConsoleSessionResponse })
+  @ApiProblems(401)
+  async session(@Req() request: FastifyRequest): Promise<ConsoleSessionResponse> {
+    const token = sessionTokenOf(request);
+    if (!token) throw new UnauthorizedError('Not signed in to the console');
+    return toResponse(await this.sessions.session(token, request.id), token);
+  }
+
+  private signedIn(session: ConsoleSession, token: string, request: FastifyRequest, reply: FastifyReply): ConsoleSessionResponse {
+    setSessionCookie(reply, request, token, new Date(session.expires_at), this.cookieSecurity);
+    return toResponse(session, token);
+  }
+}
+
+function toResponse(session: ConsoleSession, token: string): ConsoleSessionResponse {
+  return { user_id: session.user_id, email: session.email, csrf_token: csrfTokenFor(token), expires_at: session.expires_at };
+}

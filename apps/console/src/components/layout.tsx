@@ -1,0 +1,99 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Navigate, NavLink, Outlet, useNavigate } from 'react-router';
+import { api, setCsrfToken, unwrap } from '../api';
+import { SessionContext, useSessionQuery } from '../session';
+import { type Theme, applyTheme, nextTheme, storedTheme } from '../theme';
+import { ErrorNote, Loading } from './feedback';
+
+/** Every page behind sign-in: the session is known, or the visitor goes to sign-in (or first-run setup). */
+export function SignedIn() {
+  const session = useSessionQuery();
+  if (session.isPending) return <main className="container"><Loading what="your session" /></main>;
+  if (session.isError) return <main className="container"><ErrorNote error={session.error} /></main>;
+  if (!session.data) return <SignInFirst />;
+  return (
+    <SessionContext.Provider value={session.data}>
+      <Header email={session.data.email} />
+      <main className="container">
+        <Outlet />
+      </main>
+    </SessionContext.Provider>
+  );
+}
+
+function SignInFirst() {
+  const setup = useQuery({ queryKey: ['setup-status'], queryFn: () => unwrap(api.GET('/v1/console/setup')) });
+  if (setup.isPending) return <main className="container"><Loading what="the console" /></main>;
+  return <Navigate to={setup.data?.setup_required ? '/setup' : '/login'} replace />;
+}
+
+function Header({ email }: { email: string }) {
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const signOut = useMutation({
+    mutationFn: () => unwrap(api.POST('/v1/console/logout')),
+    onSuccess: () => {
+      setCsrfToken(undefined);
+      client.clear();
+      client.setQueryData(['session'], null);
+      void navigate('/login', { replace: true });
+    },
+  });
+  return (
+    <header className="container app-header">
+      <nav>
+        <ul>
+          <li>
+            <NavLink to="/agents" className="brand">
+              <strong>Agent Automation</strong>
+            </NavLink>
+          </li>
+        </ul>
+        <ul className="nav-links">
+          <li>
+            <NavLink to="/agents">Agents</NavLink>
+          </li>
+          <li>
+            <NavLink to="/settings/api-keys">API keys</NavLink>
+          </li>
+          <li>
+            <ThemeToggle />
+          </li>
+          <li className="who">
+            <span className="muted" title={email}>
+              {email}
+            </span>
+          </li>
+          <li>
+            <button type="button" className="secondary outline small" onClick={() => signOut.mutate()} aria-busy={signOut.isPending}>
+              Sign out
+            </button>
+          </li>
+        </ul>
+      </nav>
+      <ErrorNote error={signOut.error} />
+    </header>
+  );
+}
+
+const THEME_LABELS: Record<Theme, string> = { auto: 'Theme: system', light: 'Theme: light', dark: 'Theme: dark' };
+
+export function ThemeToggle() {
+  const [theme, setTheme] = useState<Theme>(storedTheme);
+  return (
+    <button
+      type="button"
+      className="secondary outline small"
+      aria-label={THEME_LABELS[theme]}
+      title={THEME_LABELS[theme]}
+      onClick={() => {
+        const next = nextTheme(theme);
+        applyTheme(next);
+        setTheme(next);
+      }}
+    >
+      {theme === 'auto' ? '◐' : theme === 'light' ? '☀' : '☾'}
+    </button>
+  );
+}

@@ -1,0 +1,13 @@
+// npm run sdk:generate: the gateway's OpenAPI document into libs/sdk/openapi.json, and its types
+// (openapi-typescript) into libs/sdk/src/schema.d.ts. libs/sdk/sdk-generation.spec.ts fails when either is stale.
+const { execFileSync } = require('node:child_process');
+const path = require('node:path');
+const { root } = require('./apps');
+
+const sdk = path.join(root, 'libs', 'sdk');
+const documentFile = path.join(sdk, 'openapi.json');
+const run = (command, args) => execFileSync(command, args, { cwd: root, stdio: 'inherit' });
+
+run(process.execPath, [path.join(root, 'node_modules', '@nestjs', 'cli', 'bin', 'nest.js'), 'build', 'api-gateway']);
+run(process.execPath, [path.join(root, 'dist', 'apps', 'api-gateway', 'apps', 'api-gateway', 'src', 'openapi', 'offline-document.js'), documentFile]);
+run(process.execPath, [path.join(root, 'node_modules', 'openapi-typescript', 'bin', 'cli.js'), documentFile, '--output', path.join(sdk, 'src', 'schema.d.ts')]);
