@@ -203,6 +203,10 @@ describe('Schedule isolation, misfire policies and backfill', () => {
       });
       expect(again.status).toBe(202);
       expect(again.body.runs.map((r: { run_id: string }) => r.run_id)).toEqual(runIds);
+      // Days later, once the fires' idempotency keys are purged, the runs still answer for their fire times.
+      await runs.query(`DELETE FROM run_idempotency_keys WHERE key LIKE $1`, [`schedule:${agentId}:%`]);
+      const later = await http(base, 'POST', `/v1/agents/${agentId}/schedule/backfill`, { key: alice.key, body });
+      expect(later.body.runs.map((r: { run_id: string }) => r.run_id)).toEqual(runIds);
       const listed = (await http(base, 'GET', `/v1/agents/${agentId}/runs?page_size=1000`, { key: alice.key })).body.runs;
       const scheduled = listed.filter((r: { run_kind: string }) => r.run_kind === 'schedule');
       expect(scheduled.map((r: { run_id: string }) => r.run_id).sort()).toEqual([...runIds].sort());

@@ -146,7 +146,7 @@ describe('Console sign-in', () => {
     it('limits attempts per client address, whatever the email', async () => {
       let gateway: INestApplication | undefined;
       try {
-        gateway = await startApiGateway({ ...system.baseEnv(), PORT: '0', TRUST_PROXY: 'true', LOGIN_RATE_LIMIT_PER_ADDRESS: '2' });
+        gateway = await startApiGateway({ ...system.baseEnv(), PORT: '0', TRUST_PROXY: '127.0.0.1,::1', LOGIN_RATE_LIMIT_PER_ADDRESS: '2' });
         const from = { 'x-forwarded-for': '203.0.113.77' };
         const attempt = (n: number) => http(urlOf(gateway!), 'POST', '/v1/console/login', { body: { email: `spray${n}@example.test`, password: PASSWORD }, headers: from });
         expectProblem(await attempt(1), 401);

@@ -11,6 +11,7 @@ export interface NewRunFields {
   goal: string | null;
   trigger: RunTrigger;
   startedAt: Date;
+  scheduledFor?: Date | null;
 }
 
 /** A run as it is accepted: in progress, nothing executed yet. */
@@ -34,6 +35,7 @@ export function newRun(fields: NewRunFields): RunEntity {
     policyType: fields.runMode === 'build' ? 'builder' : 'runner',
     scheduleAgentId: fields.trigger.scheduleAgentId,
     webhookSubscriptionId: null,
+    scheduledFor: fields.scheduledFor ?? null,
     wroteInstructions: false,
     summary: null,
     title: null,

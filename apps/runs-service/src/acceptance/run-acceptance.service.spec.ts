@@ -3,7 +3,7 @@ import { OutboxRelay, ServiceClient } from '@aas/platform';
 import { ConflictError, ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
 import { RunEntity } from '../runs/run.entity';
 import { RunAcceptance } from './run-acceptance.service';
-import { AcceptanceTransaction, ClaimedKey, RunAcceptanceStore } from './run-acceptance.store';
+import { AcceptanceTransaction, ClaimedKey, RunAcceptanceStore, scheduledForKey } from './run-acceptance.store';
 import { RunStartRequest } from './run-start-request';
 
 const USER = '0b6c1d8e-2f5a-4c3b-9d7e-1a2b3c4d5e6f';
@@ -37,6 +37,12 @@ class FakeAcceptanceTables {
         return first;
       },
       insertQueued: async (runs: RunEntity[]) => void this.runs.push(...runs),
+      findScheduledRuns: async (pairs: Array<{ agentId: string; dueAt: Date }>) =>
+        new Map(
+          this.runs
+            .filter((r) => r.scheduledFor && pairs.some((p) => p.agentId === r.agentId && p.dueAt.getTime() === r.scheduledFor!.getTime()))
+            .map((r) => [scheduledForKey(r.agentId, r.scheduledFor!), r.id]),
+        ),
     } as unknown as AcceptanceTransaction;
     return work(tx);
   }
@@ -49,7 +55,13 @@ describe(RunAcceptance.name, () => {
       { agent_id: DEPLOYED, user_id: USER, user_email: 'a@example.test', deployment_state: 'deployed' },
       { agent_id: UNDEPLOYED, user_id: USER, user_email: 'a@example.test', deployment_state: 'not_deployed' },
     ];
-    const services = { request: async () => ({ agents }) } as unknown as ServiceClient;
+    // agents-service validates what it is asked: a non-uuid id would be a 400 there.
+    const services = {
+      request: async (_pattern: string, message: { agents: Array<{ agent_id: string }> }) => {
+        if (message.agents.some((a) => !/^[0-9a-f-]{36}$/.test(a.agent_id))) throw new ValidationFailedError('agent_id must be a UUID');
+        return { agents };
+      },
+    } as unknown as ServiceClient;
     let kicks = 0;
     const outbox = { kick: () => kicks++ } as unknown as OutboxRelay;
     const sut = new RunAcceptance(tables as unknown as RunAcceptanceStore, services, outbox);
@@ -100,14 +112,26 @@ describe(RunAcceptance.name, () => {
     const outcomes = await sut.accept([
       request({ agentId: UNDEPLOYED, idempotencyKey: 'api:k', runMode: 'build' }),
       request({ agentId: '33333333-3333-4333-8333-333333333333' }),
+      request({ agentId: "1'; DROP TABLE runs;--" }),
       request({ agentId: UNDEPLOYED }),
       request({ agentId: UNDEPLOYED, skipDeployCheck: true }),
     ]);
     expect((outcomes[0] as { refusal: Error }).refusal).toBeInstanceOf(ConflictError);
     expect((outcomes[1] as { refusal: Error }).refusal).toBeInstanceOf(ResourceNotFoundError);
-    expect((outcomes[2] as { refusal: Error }).refusal).toBeInstanceOf(ValidationFailedError);
-    expect(outcomes[3]).toEqual({ runId: expect.any(String), created: true });
+    expect((outcomes[2] as { refusal: Error }).refusal).toBeInstanceOf(ResourceNotFoundError);
+    expect((outcomes[3] as { refusal: Error }).refusal).toBeInstanceOf(ValidationFailedError);
+    expect(outcomes[4]).toEqual({ runId: expect.any(String), created: true });
     expect(tables.runs.map((r) => r.agentId)).toEqual([DEPLOYED, UNDEPLOYED]);
+  });
+
+  it('answers a fire time that already has a run with that run, also once its key is gone', async () => {
+    const { sut, tables } = setup();
+    const fire = (key: string) => request({ idempotencyKey: key, dueAt: new Date('2026-01-01T00:00:00Z') });
+    const [first] = await sut.accept([fire('schedule:x')]);
+    tables.keys.clear(); // purged after 24 hours
+    expect(await sut.accept([fire('schedule:x')])).toEqual([{ runId: (first as { runId: string }).runId, created: false }]);
+    expect(tables.runs).toHaveLength(1);
+    expect(tables.runs[0].scheduledFor).toEqual(new Date('2026-01-01T00:00:00Z'));
   });
 
   it('numbers the new runs of one agent in due-time order', async () => {

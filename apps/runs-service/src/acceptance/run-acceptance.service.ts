@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { AgentStartContext, AgentStartContextsResponse, AgentsPatterns } from '@aas/contracts';
 import { OutboxRelay, ServiceClient } from '@aas/platform';
 import { ConflictError, DomainError, ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
+import { isUUID } from 'class-validator';
 import { randomUUID } from 'node:crypto';
-import { AcceptanceTransaction, ClaimedKey, RunAcceptanceStore } from './run-acceptance.store';
+import { AcceptanceTransaction, ClaimedKey, RunAcceptanceStore, scheduledForKey } from './run-acceptance.store';
 import { RunStartOutcome, RunStartRequest } from './run-start-request';
 import { newRun } from './new-run';
 
@@ -41,7 +42,9 @@ export class RunAcceptance {
   }
 
   private async agentsOf(requests: RunStartRequest[]): Promise<Map<string, AgentStartContext>> {
-    const unique = new Map(requests.map((r) => [r.agentId, { user_id: r.userId, agent_id: r.agentId }]));
+    // A path id that is no uuid names no agent: its request is refused as not found, without asking.
+    const unique = new Map(requests.filter((r) => isUUID(r.agentId)).map((r) => [r.agentId, { user_id: r.userId, agent_id: r.agentId }]));
+    if (unique.size === 0) return new Map();
     const { agents } = await this.services.request<AgentStartContextsResponse>(AgentsPatterns.GetAgentsForRunStarts, {
       agents: [...unique.values()],
     });
@@ -70,7 +73,9 @@ export class RunAcceptance {
       admitted.set(request, entry);
       if (request.idempotencyKey !== null) byKey.set(request.idempotencyKey, entry);
     }
-    const earlier = await this.claimKeys(tx, [...byKey.values()]);
+    const made = await this.alreadyScheduled(tx, [...byKey.values()]);
+    const earlier = await this.claimKeys(tx, [...byKey.values()].filter((a) => !made.has(a.request.idempotencyKey!)));
+    for (const [key, claimed] of made) earlier.set(key, claimed);
     const fresh = [...new Set(admitted.values())].filter((a) => a.request.idempotencyKey === null || !earlier.has(a.request.idempotencyKey));
     await this.storeRuns(tx, fresh);
     const outcomes = requests.map((request): RunStartOutcome => {
@@ -85,6 +90,21 @@ export class RunAcceptance {
       return { runId: taken.runId, created: false };
     });
     return { outcomes, created: fresh.length };
+  }
+
+  /**
+   * Keyed requests for a due time whose run exists already (its key may have been purged since):
+   * answered with that run, by key.
+   */
+  private async alreadyScheduled(tx: AcceptanceTransaction, keyed: Admitted[]): Promise<Map<string, ClaimedKey>> {
+    const due = keyed.filter((a) => a.request.dueAt !== undefined);
+    const runs = await tx.findScheduledRuns(due.map((a) => ({ agentId: a.agent.agent_id, dueAt: a.request.dueAt! })));
+    const made = new Map<string, ClaimedKey>();
+    for (const a of due) {
+      const runId = runs.get(scheduledForKey(a.agent.agent_id, a.request.dueAt!));
+      if (runId) made.set(a.request.idempotencyKey!, { key: a.request.idempotencyKey!, agentId: a.agent.agent_id, runId });
+    }
+    return made;
   }
 
   private claimKeys(tx: AcceptanceTransaction, keyed: Admitted[]): Promise<Map<string, ClaimedKey>> {
@@ -114,6 +134,7 @@ export class RunAcceptance {
         goal: a.request.goal,
         trigger: a.request.trigger,
         startedAt,
+        scheduledFor: a.request.dueAt ?? null,
       });
     });
     await tx.insertQueued(runs);

@@ -59,6 +59,17 @@ export class AcceptanceTransaction {
     return new Map(rows.map((row) => [row.key, { key: row.key, agentId: row.agent_id, runId: row.run_id }]));
   }
 
+  /** The runs already made for these (agent, fire time) pairs, by `scheduledForKey`. */
+  async findScheduledRuns(pairs: Array<{ agentId: string; dueAt: Date }>): Promise<Map<string, string>> {
+    if (pairs.length === 0) return new Map();
+    const rows: Array<{ id: string; agent_id: string; scheduled_for: Date }> = await this.manager.query(
+      `SELECT id, agent_id, scheduled_for FROM runs
+        WHERE scheduled_for IS NOT NULL AND (agent_id, scheduled_for) IN (SELECT * FROM unnest($1::uuid[], $2::timestamptz[]))`,
+      [pairs.map((p) => p.agentId), pairs.map((p) => p.dueAt.toISOString())],
+    );
+    return new Map(rows.map((row) => [scheduledForKey(row.agent_id, row.scheduled_for), row.id]));
+  }
+
   /** The next `count` run numbers of each agent: the first number of each agent's block. */
   async takeRunNumbers(counts: Map<string, number>): Promise<Map<string, number>> {
     if (counts.size === 0) return new Map();
@@ -80,4 +91,8 @@ export class AcceptanceTransaction {
     await this.manager.createQueryBuilder().insert().into(RunEntity).values(runs).updateEntity(false).execute();
     await recordEvents(this.manager, EventNames.RunQueued, runs.map((run): RunQueuedEvent => ({ run_id: run.id })));
   }
+}
+
+export function scheduledForKey(agentId: string, dueAt: Date): string {
+  return `${agentId}@${dueAt.getTime()}`;
 }

@@ -13,7 +13,11 @@ export interface RunStartRequest {
   trigger: RunTrigger;
   /** The API's skip_deploy_check: a run of an agent that is not deployed. */
   skipDeployCheck: boolean;
-  /** The time the run stands for (a fire time): new runs of one agent in one batch are numbered in this order. */
+  /**
+   * The fire time the run stands for (with an idempotency key): kept on the run as scheduled_for, at
+   * most one run per agent and fire time, also after the key is purged; new runs of one agent in one
+   * batch are numbered in this order.
+   */
   dueAt?: Date;
 }
 

@@ -6,6 +6,7 @@ import { CreateIdempotencyKeys1763880000000 } from './migrations/1763880000000-c
 import { RunListIndexesAndCounts1763920000000 } from './migrations/1763920000000-run-list-indexes-and-counts';
 import { RunListTotals1763930000000 } from './migrations/1763930000000-run-list-totals';
 import { IdempotencyKeyNamespaces1764000000000 } from './migrations/1764000000000-idempotency-key-namespaces';
+import { RunsScheduledFor1764000000001 } from './migrations/1764000000001-runs-scheduled-for';
 
 export const RUNS_SCHEMA: SchemaDefinition = {
   schema: 'runs',
@@ -17,5 +18,6 @@ export const RUNS_SCHEMA: SchemaDefinition = {
     RunListIndexesAndCounts1763920000000,
     RunListTotals1763930000000,
     IdempotencyKeyNamespaces1764000000000,
+    RunsScheduledFor1764000000001,
   ],
 };

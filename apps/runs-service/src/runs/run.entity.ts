@@ -56,6 +56,10 @@ export class RunEntity {
   @Column({ name: 'webhook_subscription_id', type: 'text', nullable: true })
   webhookSubscriptionId!: string | null;
 
+  /** The fire time a schedule's run (or a backfill's) stands for: at most one run per agent and fire time. */
+  @Column({ name: 'scheduled_for', type: 'timestamptz', nullable: true })
+  scheduledFor!: Date | null;
+
   @Column({ name: 'wrote_instructions', type: 'boolean' })
   wroteInstructions!: boolean;
 

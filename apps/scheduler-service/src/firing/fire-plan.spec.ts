@@ -5,11 +5,12 @@ describe(planFires.name, () => {
   const everyMinute = parseCronSchedule('0 * * * * ? *');
   const rules = { thresholdMs: 60_000, catchUpMaxFires: 100 };
   const at = (iso: string) => new Date(iso);
-  const due = (nextRunAt: string, misfire: DueSchedule['misfire'], catchUpWindowSeconds: number | null = null): DueSchedule => ({
-    nextRunAt: at(nextRunAt),
-    misfire,
-    catchUpWindowSeconds,
-  });
+  const due = (
+    nextRunAt: string,
+    misfire: DueSchedule['misfire'],
+    catchUpWindowSeconds: number | null = null,
+    overlap: DueSchedule['overlap'] = 'allow',
+  ): DueSchedule => ({ nextRunAt: at(nextRunAt), misfire, catchUpWindowSeconds, overlap });
 
   it('fires a fire taken early (lookahead) and moves on from its own time', () => {
     expect(planFires(due('2026-01-01T10:00:00Z', 'skip'), everyMinute, at('2026-01-01T09:59:59.500Z'), rules)).toEqual({
@@ -66,6 +67,14 @@ describe(planFires.name, () => {
   it('catch_up: replays at most the cap, then moves on from now', () => {
     expect(planFires(due('2026-01-01T10:00:00Z', 'catch_up', 3600), everyMinute, now, { ...rules, catchUpMaxFires: 2 })).toEqual({
       fires: [at('2026-01-01T10:00:00Z'), at('2026-01-01T10:01:00Z')],
+      next: at('2026-01-01T10:06:00Z'),
+      skipped: 1,
+    });
+  });
+
+  it('catch_up under overlap skip fires only the oldest missed time: the others would overlap its run', () => {
+    expect(planFires(due('2026-01-01T10:00:00Z', 'catch_up', 3600, 'skip'), everyMinute, now, rules)).toEqual({
+      fires: [at('2026-01-01T10:00:00Z')],
       next: at('2026-01-01T10:06:00Z'),
       skipped: 1,
     });

@@ -1,4 +1,4 @@
-import { MisfirePolicy } from '@aas/contracts';
+import { MisfirePolicy, OverlapPolicy } from '@aas/contracts';
 import { CronSchedule } from '../cron/cron-schedule';
 
 /** A due schedule as the ticker sees it. */
@@ -6,6 +6,7 @@ export interface DueSchedule {
   nextRunAt: Date;
   misfire: MisfirePolicy;
   catchUpWindowSeconds: number | null;
+  overlap: OverlapPolicy;
 }
 
 export interface MisfireRules {
@@ -29,7 +30,8 @@ export interface FirePlan {
  * late by less than the threshold) it fires its due time. Missed by more:
  * - `skip` fires nothing;
  * - `fire_once` fires the first missed time once;
- * - `catch_up` fires each missed time within the window, oldest first, up to the cap.
+ * - `catch_up` fires each missed time within the window, oldest first, up to the cap;
+ *   under `overlap: skip` only the oldest, since the others would start while its run is unfinished.
  * Either way the schedule then moves to its first fire after now, so a missed
  * window is decided once, never fire by fire.
  */
@@ -54,7 +56,8 @@ function catchUp(schedule: DueSchedule, cron: CronSchedule, now: Date, maxFires:
   const olderDropped = due.getTime() < windowStart;
   const fires: Date[] = [];
   let time: Date | null = olderDropped ? cron.next(new Date(windowStart - 1)) : due;
-  while (time !== null && time <= now && fires.length < maxFires) {
+  const cap = schedule.overlap === 'skip' ? 1 : maxFires;
+  while (time !== null && time <= now && fires.length < cap) {
     fires.push(time);
     time = cron.next(time);
   }

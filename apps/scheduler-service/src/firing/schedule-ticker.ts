@@ -81,7 +81,12 @@ export class ScheduleTicker implements OnModuleInit, OnApplicationShutdown {
   }
 
   private decide(schedule: ScheduleEntity, now: Date, rules: MisfireRules): TickDecision {
-    const due = { nextRunAt: schedule.nextRunAt!, misfire: schedule.misfire, catchUpWindowSeconds: schedule.catchUpWindowSeconds };
+    const due = {
+      nextRunAt: schedule.nextRunAt!,
+      misfire: schedule.misfire,
+      catchUpWindowSeconds: schedule.catchUpWindowSeconds,
+      overlap: schedule.overlap,
+    };
     try {
       return { schedule, plan: planFires(due, this.crons.get(schedule.cron, schedule.timezone), now, rules) };
     } catch (error) {

@@ -46,8 +46,9 @@ export class SchedulesService {
    * Parsed outside the cache: what a user types must not push out the expressions of stored schedules.
    */
   preview(cron: string, timezone: string | undefined, now = new Date()): SchedulePreviewResponse {
-    const schedule = refusalAs400(() => parseCronSchedule(cron, timezone ?? null));
-    return { upcoming: schedule.upcoming(now, UPCOMING).map((d) => d.getTime()) };
+    const upcoming = refusalAs400(() => parseCronSchedule(cron, timezone ?? null)).upcoming(now, UPCOMING);
+    if (upcoming.length === 0) throw neverFiresAgain(cron);
+    return { upcoming: upcoming.map((d) => d.getTime()) };
   }
 
   /** Sets or replaces the agent's one schedule; it starts active with a clean failure count. */
@@ -65,10 +66,7 @@ export class SchedulesService {
     }
     const timezone = message.timezone ?? null;
     const next = this.parsed(message.cron, timezone).next(new Date());
-    if (next === null) {
-      const why = `cron expression '${message.cron.trim()}' never fires again`;
-      throw new ValidationFailedError(why, [{ field: 'cron', message: why }]);
-    }
+    if (next === null) throw neverFiresAgain(message.cron);
     await this.store.upsert({
       agentId: agent.agent_id,
       userId: message.user_id,
@@ -122,6 +120,11 @@ export class SchedulesService {
   private parsed(cron: string, timezone: string | null): CronSchedule {
     return refusalAs400(() => this.crons.get(cron, timezone));
   }
+}
+
+function neverFiresAgain(cron: string): ValidationFailedError {
+  const why = `cron expression '${cron.trim()}' never fires again`;
+  return new ValidationFailedError(why, [{ field: 'cron', message: why }]);
 }
 
 function refusalAs400(parse: () => CronSchedule): CronSchedule {
