@@ -10,4 +10,11 @@ const run = (command, args) => execFileSync(command, args, { cwd: root, stdio: '
 
 run(process.execPath, [path.join(root, 'node_modules', '@nestjs', 'cli', 'bin', 'nest.js'), 'build', 'api-gateway']);
 run(process.execPath, [path.join(root, 'dist', 'apps', 'api-gateway', 'apps', 'api-gateway', 'src', 'openapi', 'offline-document.js'), documentFile]);
-run(process.execPath, [path.join(root, 'node_modules', 'openapi-typescript', 'bin', 'cli.js'), documentFile, '--output', path.join(sdk, 'src', 'schema.d.ts')]);
+// A default does not make a request field required (openapi-typescript's defaultNonNullable would).
+run(process.execPath, [
+  path.join(root, 'node_modules', 'openapi-typescript', 'bin', 'cli.js'),
+  documentFile,
+  '--default-non-nullable=false',
+  '--output',
+  path.join(sdk, 'src', 'schema.d.ts'),
+]);

@@ -886,7 +886,7 @@ export interface components {
              * @default run
              * @enum {string}
              */
-            run_mode: "build" | "run";
+            run_mode?: "build" | "run";
             user_message?: string;
             /** @description Start a run-mode run even if the agent is not deployed */
             skip_deploy_check?: boolean;
@@ -978,17 +978,17 @@ export interface components {
              * @default skip
              * @enum {string}
              */
-            overlap: "skip" | "allow";
+            overlap?: "skip" | "allow";
             /**
              * @default fire_once
              * @enum {string}
              */
-            misfire: "skip" | "fire_once" | "catch_up";
+            misfire?: "skip" | "fire_once" | "catch_up";
             /**
              * @description Seconds; only with misfire catch_up
              * @default 3600
              */
-            catch_up_window: number;
+            catch_up_window?: number;
         };
         BackfillScheduleRequest: {
             /**
