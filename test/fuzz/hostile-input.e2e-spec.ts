@@ -97,6 +97,7 @@ describe('Hostile input to every endpoint (fuzz)', () => {
     const scheduled = await http(base, 'PUT', `/v1/agents/${agentId}/schedule`, { key: KEY, body: { cron: '0 0 0 1 1 ? 2099' } });
     expect(scheduled.status).toBe(200);
     const workspaceId = (await post('/v1/workspaces', { name: 'fuzz' })).workspace.workspace_id;
+    const triggerId = (await post(`/v1/agents/${agentId}/triggers`, { kind: 'webhook', name: 'fuzz' })).trigger_id;
     const keys = (await http(base, 'GET', '/api/public/v1/access-api-keys', { key: KEY })).body.keys;
     expect(keys).toHaveLength(1);
     const other = await freshUser(system, 'fuzz-other');
@@ -104,7 +105,7 @@ describe('Hostile input to every endpoint (fuzz)', () => {
       key: KEY,
       keyId: keys[0].key_id,
       otherUserKey: other.key,
-      ids: { agent_id: agentId, run_id: runId, webhook_id: webhookId, workspace_id: workspaceId },
+      ids: { agent_id: agentId, run_id: runId, webhook_id: webhookId, workspace_id: workspaceId, trigger_id: triggerId },
       agentFor: (path) => (path.includes('/webhooks') ? webhookAgentId : path.includes('/instructions') ? instructionsAgentId : agentId),
       validBodies: {
         CreateApiKeyRequest: () => ({ name: 'fuzz' }),
@@ -117,6 +118,8 @@ describe('Hostile input to every endpoint (fuzz)', () => {
         StartRunRequest: () => ({}),
         CancelRunRequest: () => ({}),
         PutScheduleRequest: () => ({ cron: '0 0 0 1 1 ? 2099' }),
+        CreateTriggerRequest: () => ({ kind: 'webhook' }),
+        UpdateTriggerRequest: () => ({}),
         BackfillScheduleRequest: () => ({ from: '2026-01-01T00:00:00Z', to: '2026-01-01T00:00:00Z' }),
         CreateWebhookRequest: () => ({ url: 'https://hooks.example.com/fuzz', events: ['run.completed'] }),
         UpdateWebhookRequest: () => ({}),

@@ -42,7 +42,7 @@ export async function createApiGateway(overrides: Record<string, string> = {}): 
     void reply.header(REQUEST_ID_HEADER, request.id);
   });
   installBodyChecks(fastify);
-  const app = await NestFactory.create<NestFastifyApplication>(module, adapter, { bufferLogs: true });
+  const app = await NestFactory.create<NestFastifyApplication>(module, adapter, { bufferLogs: true, rawBody: true });
   app.useLogger(app.get(Logger));
   await app.register(fastifyCookie);
   await serveConsole(fastify, consoleDirectory(env.CONSOLE_DIR));

@@ -12,6 +12,8 @@ import { RunEventStreamController } from './runs/run-event-stream.controller';
 import { RunEventStream } from './runs/run-event-stream';
 import { RunsController } from './runs/runs.controller';
 import { AgentScheduleController, SchedulesController } from './schedules/schedules.controller';
+import { InboundHooksController } from './triggers/inbound-hooks.controller';
+import { TriggersController } from './triggers/triggers.controller';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { InstructionsController } from './instructions/instructions.controller';
 import { WorkspacesController } from './workspaces/workspaces.controller';
@@ -31,7 +33,7 @@ export class ApiGatewayModule {
         MetricsModule.forApp('api-gateway'),
       ],
       providers: [RunEventStream, HttpMetrics],
-      controllers: [ConsoleAuthController, MeController, ApiKeysController, AgentsController, WorkspacesController, InstructionsController, RunsController, RunEventStreamController, AgentScheduleController, SchedulesController, WebhooksController],
+      controllers: [ConsoleAuthController, MeController, ApiKeysController, AgentsController, WorkspacesController, InstructionsController, RunsController, RunEventStreamController, AgentScheduleController, SchedulesController, WebhooksController, TriggersController, InboundHooksController],
     };
   }
 }

@@ -4,6 +4,7 @@ import { OutboxModule, ServiceClientModule, queuesModule, serviceFoundation } fr
 import { FiringModule } from './firing/firing.module';
 import { SCHEDULER_SERVICE } from './scheduler-service.definition';
 import { SchedulesModule } from './schedules/schedules.module';
+import { TriggersModule } from './triggers/triggers.module';
 
 @Module({})
 export class SchedulerServiceModule {
@@ -16,6 +17,7 @@ export class SchedulerServiceModule {
         OutboxModule.forRoutes(EVENT_QUEUES),
         ServiceClientModule,
         SchedulesModule,
+        TriggersModule,
         FiringModule,
       ],
     };

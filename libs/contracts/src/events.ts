@@ -64,6 +64,10 @@ export interface RunLifecycleEvent {
   run_kind: string;
   schedule_agent_id: string | null;
   timestamp: string;
+  /** Event-trigger hops from the run that started the chain (absent from runs-services before triggers: 0). */
+  trigger_depth?: number;
+  /** The run's summary when it ended, for event triggers' templates. */
+  summary?: string | null;
 }
 
 /**
@@ -105,7 +109,7 @@ export const EVENT_QUEUES: Record<EventName, readonly QueueName[]> = {
   [EventNames.RunCompleted]: [QueueNames.WebhooksEvents, QueueNames.SchedulerEvents],
   [EventNames.RunFailed]: [QueueNames.WebhooksEvents, QueueNames.SchedulerEvents],
   [EventNames.RunStopped]: [QueueNames.WebhooksEvents, QueueNames.SchedulerEvents],
-  [EventNames.RunPaused]: [QueueNames.WebhooksEvents],
+  [EventNames.RunPaused]: [QueueNames.WebhooksEvents, QueueNames.SchedulerEvents],
   [EventNames.RunProgress]: [QueueNames.AgentsEvents],
   [EventNames.ScheduleFire]: [QueueNames.SchedulerFires],
 };

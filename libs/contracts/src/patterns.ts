@@ -44,6 +44,8 @@ export const RunsPatterns = {
   ListRunEvents: 'runs.events.list',
   /** Service to service (scheduler-service): the runs of many fires at once, each fire on its own. */
   StartScheduledRuns: 'runs.runs.start-scheduled-batch',
+  /** Service to service (scheduler-service): runs started by triggers (inbound calls, run ends), each on its own. */
+  StartTriggeredRuns: 'runs.runs.start-triggered-batch',
 } as const;
 
 export const SchedulerPatterns = {
@@ -56,6 +58,13 @@ export const SchedulerPatterns = {
   ListSchedules: 'scheduler.schedules.list',
   BackfillSchedule: 'scheduler.schedules.backfill',
   PreviewSchedule: 'scheduler.schedules.preview',
+  ListTriggers: 'scheduler.triggers.list',
+  CreateTrigger: 'scheduler.triggers.create',
+  GetTrigger: 'scheduler.triggers.get',
+  UpdateTrigger: 'scheduler.triggers.update',
+  DeleteTrigger: 'scheduler.triggers.delete',
+  RotateTrigger: 'scheduler.triggers.rotate',
+  InboundHook: 'scheduler.triggers.inbound',
 } as const;
 
 export const WebhooksPatterns = {

@@ -9,3 +9,4 @@ export * from './outbox';
 export * from './service-client';
 export * from './metrics';
 export * from './request-context';
+export * from './crypto';

@@ -531,6 +531,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents/{agent_id}/triggers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The agent's triggers (URL tokens and secrets are never shown) */
+        get: operations["TriggersController_list"];
+        put?: never;
+        /**
+         * Create an inbound webhook endpoint (kind webhook) or an event trigger (kind event)
+         * @description A webhook trigger answers its public url and signing secret in this response only.
+         */
+        post: operations["TriggersController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agent_id}/triggers/{trigger_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One trigger */
+        get: operations["TriggersController_get"];
+        put?: never;
+        post?: never;
+        /** Delete a trigger; its URL answers 404 from now on */
+        delete: operations["TriggersController_delete"];
+        options?: never;
+        head?: never;
+        /** Change a trigger; only the fields given change (message_template null clears it) */
+        patch: operations["TriggersController_update"];
+        trace?: never;
+    };
+    "/v1/agents/{agent_id}/triggers/{trigger_id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A webhook trigger's new URL token and signing secret, at once; the old ones stop working now */
+        post: operations["TriggersController_rotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/hooks/{trigger_id}/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start one run of the trigger's agent with this JSON payload
+         * @description A repeated webhook-id, X-GitHub-Delivery or Idempotency-Key header within 24 hours answers the first call's run. An unknown, disabled or deleted trigger and a wrong token are a 404; a missing or bad signature is a 401.
+         */
+        post: operations["InboundHooksController_receive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -830,7 +907,10 @@ export interface components {
             /** @description api or schedule */
             run_kind?: string | null;
             schedule_agent_id?: string | null;
+            /** @description The inbound webhook trigger that started the run */
             webhook_subscription_id?: string | null;
+            /** @description The trigger (webhook or event) that started the run */
+            trigger_id?: string | null;
             user_id?: string | null;
             user_email?: string | null;
             wrote_instructions?: boolean | null;
@@ -870,6 +950,7 @@ export interface components {
             policy_type?: string | null;
             schedule_agent_id?: string | null;
             webhook_subscription_id?: string | null;
+            trigger_id?: string | null;
             /** Format: int32 */
             credits_consumed?: number | null;
             wrote_instructions?: boolean | null;
@@ -1116,6 +1197,149 @@ export interface components {
         DeliveryListResponse: {
             deliveries: components["schemas"]["DeliveryDto"][];
             total: number;
+        };
+        TriggerDto: {
+            /** Format: uuid */
+            trigger_id: string;
+            /** Format: uuid */
+            agent_id: string;
+            /** @enum {string} */
+            kind: "webhook" | "event";
+            name: string;
+            /** @enum {string} */
+            status: "active" | "disabled";
+            /** @description Renders the run's user_message (docs/triggers.md); null: the message is empty */
+            message_template: string | null;
+            /**
+             * @description webhook triggers only
+             * @enum {string}
+             */
+            verification?: "none" | "standard_webhooks" | "github";
+            /**
+             * Format: uuid
+             * @description event triggers only: the agent whose run ends start this one
+             */
+            source_agent_id?: string;
+            /** @description event triggers only */
+            events?: ("run.completed" | "run.failed" | "run.stopped" | "run.paused")[];
+            /**
+             * Format: date-time
+             * @description When the trigger last started a run
+             */
+            last_triggered_at: string | null;
+            /** @description Why the last start was refused (for example the chain depth limit); null when none */
+            last_error: string | null;
+            /** Format: date-time */
+            last_error_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        TriggerListResponse: {
+            triggers: components["schemas"]["TriggerDto"][];
+        };
+        CreateTriggerRequest: {
+            /** @enum {string} */
+            kind: "webhook" | "event";
+            /** @default  */
+            name?: string;
+            /**
+             * @default active
+             * @enum {string}
+             */
+            status?: "active" | "disabled";
+            /** @description Mustache template of the user_message (docs/triggers.md) */
+            message_template?: string;
+            /**
+             * @description webhook triggers only
+             * @default none
+             * @enum {string}
+             */
+            verification?: "none" | "standard_webhooks" | "github";
+            /**
+             * Format: uuid
+             * @description event triggers: required
+             */
+            source_agent_id?: string;
+            /** @description event triggers: required, at least one */
+            events?: ("run.completed" | "run.failed" | "run.stopped" | "run.paused")[];
+        };
+        CreatedTriggerDto: {
+            /** Format: uuid */
+            trigger_id: string;
+            /** Format: uuid */
+            agent_id: string;
+            /** @enum {string} */
+            kind: "webhook" | "event";
+            name: string;
+            /** @enum {string} */
+            status: "active" | "disabled";
+            /** @description Renders the run's user_message (docs/triggers.md); null: the message is empty */
+            message_template: string | null;
+            /**
+             * @description webhook triggers only
+             * @enum {string}
+             */
+            verification?: "none" | "standard_webhooks" | "github";
+            /**
+             * Format: uuid
+             * @description event triggers only: the agent whose run ends start this one
+             */
+            source_agent_id?: string;
+            /** @description event triggers only */
+            events?: ("run.completed" | "run.failed" | "run.stopped" | "run.paused")[];
+            /**
+             * Format: date-time
+             * @description When the trigger last started a run
+             */
+            last_triggered_at: string | null;
+            /** @description Why the last start was refused (for example the chain depth limit); null when none */
+            last_error: string | null;
+            /** Format: date-time */
+            last_error_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /**
+             * Format: uri
+             * @description webhook triggers only; returned only in this response
+             */
+            url?: string;
+            /** @description webhook triggers only; returned only in this response */
+            secret?: string;
+        };
+        UpdateTriggerRequest: {
+            name?: string;
+            /** @enum {string} */
+            status?: "active" | "disabled";
+            message_template?: string | null;
+            /**
+             * @description webhook triggers only
+             * @enum {string}
+             */
+            verification?: "none" | "standard_webhooks" | "github";
+            /**
+             * Format: uuid
+             * @description event triggers only
+             */
+            source_agent_id?: string;
+            /** @description event triggers only */
+            events?: ("run.completed" | "run.failed" | "run.stopped" | "run.paused")[];
+        };
+        TriggerCredentialsDto: {
+            /**
+             * Format: uri
+             * @description POST JSON here to start a run; the last path segment is a secret token: store it now
+             */
+            url: string;
+            /** @description Signing secret for standard_webhooks or github verification; returned only here */
+            secret: string;
+        };
+        InboundHookResponse: {
+            /** Format: uuid */
+            run_id: string;
         };
     };
     responses: never;
@@ -2295,6 +2519,8 @@ export interface operations {
                 filter_user_email?: string;
                 /** @description Runs whose goal contains this text (case-insensitive) */
                 filter_goal?: string;
+                /** @description Runs started this way: api, schedule, webhook (an inbound trigger) or event (an event trigger) */
+                filter_trigger_kind?: "api" | "schedule" | "webhook" | "event";
             };
             header?: never;
             path: {
@@ -3478,6 +3704,431 @@ export interface operations {
             };
             /** @description Not Found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Any other error, as Problem Details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+        };
+    };
+    TriggersController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TriggerListResponse"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Any other error, as Problem Details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+        };
+    };
+    TriggersController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTriggerRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedTriggerDto"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Any other error, as Problem Details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+        };
+    };
+    TriggersController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+                trigger_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TriggerDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Any other error, as Problem Details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+        };
+    };
+    TriggersController_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+                trigger_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Any other error, as Problem Details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+        };
+    };
+    TriggersController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+                trigger_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateTriggerRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TriggerDto"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Any other error, as Problem Details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+        };
+    };
+    TriggersController_rotate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+                trigger_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TriggerCredentialsDto"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Any other error, as Problem Details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+        };
+    };
+    InboundHooksController_receive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                trigger_id: string;
+                /** @description The secret last segment of the URL returned at creation */
+                token: string;
+            };
+            cookie?: never;
+        };
+        /** @description Any JSON value */
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboundHookResponse"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -60,7 +60,8 @@ export interface GeneratorOptions {
 }
 
 /** Path parameters with no resource behind them in the fixtures: a random UUID (a 404) stands in. */
-const UNFIXTURED_PARAMS = new Set(['delivery_id', 'key_id']);
+// An inbound URL's token is never the real one: each case would start a run; the fuzz checks what unknown URLs answer.
+const UNFIXTURED_PARAMS = new Set(['delivery_id', 'key_id', 'token']);
 
 const JSON_TYPE = 'application/json';
 
@@ -310,7 +311,8 @@ export class OperationCases {
     this.add('bad-json', 'huge number literal', () => this.request({ body: text(`{"fuzz_number": 1${'0'.repeat(400)}}`) }), this.bodyRules ? [400] : this.mayPass());
     this.add('bad-json', 'empty body with JSON content type', () => this.request({ body: Buffer.alloc(0) }), [400, ...this.emptyBodyOutcome()]);
     for (const [label, body] of [['array', '[]'], ['array of the valid body', `[${valid}]`], ['null', 'null'], ['number', '42'], ['string', '"x"'], ['true', 'true']]) {
-      this.add('bad-json', `${label} instead of an object`, () => this.request({ body: text(body) }), [400]);
+      // An operation whose body schema is not an object (an inbound endpoint takes any JSON) may take them.
+      this.add('bad-json', `${label} instead of an object`, () => this.request({ body: text(body) }), this.op.bodySchema ? [400] : [400, ...this.baseOutcome()]);
     }
     for (const [label, type, expected] of [
       ['text/plain', 'text/plain', [415]],

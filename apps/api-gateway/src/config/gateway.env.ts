@@ -1,5 +1,5 @@
 import { CommonEnv } from '@aas/platform';
-import { IsIn, IsInt, IsString, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsString, Matches, Max, Min } from 'class-validator';
 import { IsTrustProxySetting } from './trust-proxy';
 
 export class GatewayEnv extends CommonEnv {
@@ -53,6 +53,18 @@ export class GatewayEnv extends CommonEnv {
    */
   @IsTrustProxySetting()
   TRUST_PROXY: string = 'false';
+
+  /** Calls one inbound webhook endpoint (trigger URL) may take per RATE_LIMIT_WINDOW_SECONDS, from all addresses together. 0 turns it off. */
+  @IsInt({ message: 'RATE_LIMIT_INBOUND_ENDPOINT_REQUESTS must be an integer' })
+  @Min(0)
+  RATE_LIMIT_INBOUND_ENDPOINT_REQUESTS: number = 600;
+
+  /**
+   * The public base of inbound webhook URLs (for example https://aas.example.com); empty: the
+   * protocol and host the creating request reached.
+   */
+  @Matches(/^$|^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, { message: 'PUBLIC_BASE_URL must be empty or an http(s) URL without query or fragment' })
+  PUBLIC_BASE_URL: string = '';
 
   /** Where the built console is (npm run build writes dist/console); empty means dist/console under the working directory. */
   @IsString()

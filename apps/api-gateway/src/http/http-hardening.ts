@@ -39,15 +39,23 @@ export const problemFastifyOptions: Pick<FastifyServerOptions, 'frameworkErrors'
  */
 export function installBodyChecks(fastify: FastifyInstance): void {
   fastify.addHook('preValidation', async (request: FastifyRequest) => {
-    checkBody(request.body, request.headers['content-type']);
+    // An inbound webhook endpoint takes any JSON value its sender posts; the API's bodies are objects.
+    const anyJson = request.routeOptions.url?.startsWith('/hooks/') ?? false;
+    checkBody(request.body, request.headers['content-type'], anyJson);
   });
 }
 
 /** Throws the Problem a request body deserves, if any; a request without a body passes. */
-export function checkBody(body: unknown, contentType: string | undefined): void {
+export function checkBody(body: unknown, contentType: string | undefined, anyJsonValue = false): void {
   if (body === undefined) return;
   if (!isJson(contentType)) {
     throw new DomainError(ProblemCode.UnsupportedMediaType, 'Request bodies must be JSON (Content-Type: application/json)');
+  }
+  if (anyJsonValue) {
+    if (typeof body === 'object' && body !== null && exceedsDepth(body, MAX_JSON_DEPTH)) {
+      throw new DomainError(ProblemCode.MalformedRequest, `The request body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+    }
+    return;
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new DomainError(ProblemCode.MalformedRequest, 'The request body must be a JSON object');

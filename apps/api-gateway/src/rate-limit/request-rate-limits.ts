@@ -4,6 +4,7 @@ import { REDIS, RedisKeyspace } from '@aas/platform';
 import { TooManyRequestsError } from '@aas/problem-details';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Redis from 'ioredis';
+import { createHash } from 'node:crypto';
 import { GatewayEnv } from '../config/gateway.env';
 import { addressKey } from './client-address';
 import { RateLimitDecision, WindowRateLimiter } from './window-rate-limiter';
@@ -18,6 +19,7 @@ import { RateLimitDecision, WindowRateLimiter } from './window-rate-limiter';
 export class RequestRateLimits {
   private readonly perUser?: WindowRateLimiter;
   private readonly perAddress?: WindowRateLimiter;
+  private readonly perInboundEndpoint?: WindowRateLimiter;
 
   constructor(config: ConfigService<GatewayEnv, true>, @Inject(REDIS) redis: Redis, keyspace: RedisKeyspace) {
     const window = config.get('RATE_LIMIT_WINDOW_SECONDS', { infer: true });
@@ -26,6 +28,10 @@ export class RequestRateLimits {
     if (userLimit > 0) this.perUser = new WindowRateLimiter(redis, keyspace.key('gateway', 'rate-limit', 'user'), userLimit, window);
     if (addressLimit > 0) {
       this.perAddress = new WindowRateLimiter(redis, keyspace.key('gateway', 'rate-limit', 'address'), addressLimit, window);
+    }
+    const endpointLimit = config.get('RATE_LIMIT_INBOUND_ENDPOINT_REQUESTS', { infer: true });
+    if (endpointLimit > 0) {
+      this.perInboundEndpoint = new WindowRateLimiter(redis, keyspace.key('gateway', 'rate-limit', 'inbound'), endpointLimit, window);
     }
   }
 
@@ -41,6 +47,18 @@ export class RequestRateLimits {
     if (!this.perAddress) return;
     const decision = await this.perAddress.consume(addressKey(request.ip));
     answer(decision, reply, `This address made more than ${decision.limit} requests without a verified API key in the current window`);
+  }
+
+  /**
+   * Counts a call to an inbound webhook endpoint against its URL (RATE_LIMIT_INBOUND_ENDPOINT_REQUESTS).
+   * Keyed by a digest of the trigger id and token, so guesses with wrong tokens (bounded by the
+   * address allowance) never use up the real endpoint's allowance.
+   */
+  async chargeInboundEndpoint(triggerId: string, token: string, reply: FastifyReply): Promise<void> {
+    if (!this.perInboundEndpoint) return;
+    const key = createHash('sha256').update(`${triggerId}/${token}`).digest('base64url');
+    const decision = await this.perInboundEndpoint.consume(key);
+    answer(decision, reply, `This endpoint received more than ${decision.limit} calls in the current window`);
   }
 }
 

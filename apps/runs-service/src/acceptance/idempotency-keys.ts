@@ -12,3 +12,8 @@ export function clientIdempotencyKey(key: string): string {
 export function scheduleFireKey(agentId: string, fireTime: string): string {
   return `schedule:${agentId}:${Date.parse(fireTime)}`;
 }
+
+/** One run per trigger and delivery: an inbound call's delivery id, or the source run of an event trigger. */
+export function triggerDeliveryKey(triggerId: string, deliveryKey: string): string {
+  return `trigger:${triggerId}:${deliveryKey}`;
+}

@@ -1,5 +1,13 @@
-/** What started a run: the API, or a schedule (whose agent is then named on the run). */
+import { RunKind } from '@aas/contracts';
+
+/** What started a run: the API, a schedule (whose agent is named on the run), or a trigger. */
 export interface RunTrigger {
-  runKind: 'api' | 'schedule';
+  runKind: RunKind;
   scheduleAgentId: string | null;
+  /** The webhook or event trigger that started the run. */
+  triggerId?: string;
+  /** Event-trigger hops from the run that started the chain; 0 otherwise. */
+  depth?: number;
+  /** What the runtime receives as the dispatch's `trigger` (payload, headers, source run). */
+  data?: Record<string, unknown>;
 }

@@ -10,6 +10,17 @@ export interface RunDispatch {
   trigger_kind: string;
   /** `plan_steps` is always an array, empty when the instructions have none. */
   instructions: { content: string; plan_steps: unknown[] } | null;
+  /** Runs started by a trigger only: what started it (docs/triggers.md). */
+  trigger?: RunDispatchTrigger;
+}
+
+export interface RunDispatchTrigger {
+  kind: string;
+  trigger_id: string;
+  /** Event-trigger hops from the run that started the chain. */
+  depth: number;
+  /** The trigger's data: for an inbound call its JSON `payload` and safe `headers`; for an event its `source_run`. */
+  [field: string]: unknown;
 }
 
 /** Executes a run, yielding protocol lines until it ends; aborting `signal` ends it at once. */

@@ -117,7 +117,7 @@ export class RunExecutor {
 }
 
 function dispatchFor(run: RunEntity, context: AgentContext): RunDispatch {
-  return {
+  const dispatch: RunDispatch = {
     run_id: run.id,
     agent_id: run.agentId,
     run_number: run.runNumber,
@@ -130,6 +130,10 @@ function dispatchFor(run: RunEntity, context: AgentContext): RunDispatch {
       plan_steps: Array.isArray(context.instructions.plan_steps) ? context.instructions.plan_steps : [],
     },
   };
+  if (run.triggerId) {
+    dispatch.trigger = { ...(run.triggerData ?? {}), kind: run.triggerKind, trigger_id: run.triggerId, depth: run.triggerDepth };
+  }
+  return dispatch;
 }
 
 /** docs/runtime-protocol.md: a run waiting for input longer than RUN_PAUSE_AFTER_MS becomes paused. */

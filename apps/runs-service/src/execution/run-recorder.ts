@@ -86,7 +86,9 @@ function lifecycleEvent(run: RunEntity, t: RunTransition, now: Date): RunLifecyc
     run_kind: run.runKind,
     schedule_agent_id: run.scheduleAgentId,
     timestamp: now.toISOString(),
+    trigger_depth: run.triggerDepth,
   };
+  if (run.isFinished || run.isPaused) event.summary = run.summary;
   if (t.lifecycle === EventNames.RunCompleted && run.outcome) event.outcome = run.outcome;
   if (run.isFinished && run.finishedAt) event.finished_at = run.finishedAt.toISOString();
   return event;

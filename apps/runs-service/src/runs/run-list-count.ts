@@ -10,11 +10,17 @@ export function runModeOf(policyGroup: 'builder' | 'runner'): 'build' | 'run' {
  * run_list_counts (runs per agent, user, status, is_finished, run_mode,
  * policy_type and lower(user_email), kept by triggers: see the migration
  * RunListIndexesAndCounts1763920000000), or undefined when a filter tests something it
- * does not keep (run id, start time, goal) and the runs themselves have to be
+ * does not keep (run id, start time, goal, trigger kind) and the runs themselves have to be
  * counted. Each condition is the one RunsService applies to the runs.
  */
 export function runListCountQuery(message: ListRunsMessage): { sql: string; parameters: unknown[] } | undefined {
-  if (message.filter_run_id !== undefined || message.filter_started_after || message.filter_started_before || message.filter_goal) {
+  if (
+    message.filter_run_id !== undefined ||
+    message.filter_started_after ||
+    message.filter_started_before ||
+    message.filter_goal ||
+    message.filter_trigger_kind
+  ) {
     return undefined;
   }
   const parameters: unknown[] = [message.agent_id, message.user_id];

@@ -56,6 +56,18 @@ export class RunEntity {
   @Column({ name: 'webhook_subscription_id', type: 'text', nullable: true })
   webhookSubscriptionId!: string | null;
 
+  /** The trigger (webhook or event) that started the run. */
+  @Column({ name: 'trigger_id', type: 'uuid', nullable: true })
+  triggerId!: string | null;
+
+  /** Event-trigger hops from the run that started the chain (0: not started by an event trigger). */
+  @Column({ name: 'trigger_depth', type: 'integer' })
+  triggerDepth!: number;
+
+  /** A triggered run's payload, headers and source run, sent to the runtime in the dispatch. */
+  @Column({ name: 'trigger_data', type: 'jsonb', nullable: true })
+  triggerData!: object | null;
+
   /** The fire time a schedule's run (or a backfill's) stands for: at most one run per agent and fire time. */
   @Column({ name: 'scheduled_for', type: 'timestamptz', nullable: true })
   scheduledFor!: Date | null;

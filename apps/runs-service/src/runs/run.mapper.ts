@@ -21,6 +21,7 @@ export function toRunDto(run: RunEntity): RunDto {
     run_kind: run.runKind,
     schedule_agent_id: run.scheduleAgentId,
     webhook_subscription_id: run.webhookSubscriptionId,
+    trigger_id: run.triggerId,
     user_id: run.userId,
     user_email: run.userEmail,
     wrote_instructions: run.wroteInstructions,
@@ -49,6 +50,7 @@ export function toRunSummary(run: RunEntity): RunSummaryDto {
     policy_type: run.policyType,
     schedule_agent_id: run.scheduleAgentId,
     webhook_subscription_id: run.webhookSubscriptionId,
+    trigger_id: run.triggerId,
     credits_consumed: null,
     wrote_instructions: run.wroteInstructions,
   };

@@ -12,10 +12,12 @@ import {
   StartRunMessage,
   StartScheduledRunsMessage,
   StartScheduledRunsResponse,
+  StartTriggeredRunsMessage,
+  StartTriggeredRunsResponse,
   SuccessResponse,
 } from '@aas/contracts';
 import { toProblem } from '@aas/problem-details';
-import { scheduleFireKey } from '../acceptance/idempotency-keys';
+import { scheduleFireKey, triggerDeliveryKey } from '../acceptance/idempotency-keys';
 import { RunAcceptance } from '../acceptance/run-acceptance.service';
 import { RunsService } from './runs.service';
 
@@ -51,6 +53,27 @@ export class RunsHandlers {
         const { agent_id, fire_time } = message.fires[i];
         return 'refusal' in outcome ? { agent_id, fire_time, refused: toProblem(outcome.refusal) } : { agent_id, fire_time, run_id: outcome.runId };
       }),
+    };
+  }
+
+  /** Runs started by triggers: each start keyed by its trigger and delivery, so a repeat answers the first run. */
+  @MessagePattern(RunsPatterns.StartTriggeredRuns)
+  async startTriggeredBatch(@Payload() message: StartTriggeredRunsMessage): Promise<StartTriggeredRunsResponse> {
+    const outcomes = await this.acceptance.accept(
+      message.starts.map((start) => ({
+        userId: start.user_id,
+        agentId: start.agent_id,
+        idempotencyKey: triggerDeliveryKey(start.trigger_id, start.delivery_key),
+        runMode: 'run' as const,
+        goal: start.user_message ?? null,
+        trigger: { runKind: start.trigger_kind, scheduleAgentId: null, triggerId: start.trigger_id, depth: start.depth, data: start.data },
+        skipDeployCheck: false,
+      })),
+    );
+    return {
+      outcomes: outcomes.map((outcome) =>
+        'refusal' in outcome ? { refused: toProblem(outcome.refusal) } : { run_id: outcome.runId, created: outcome.created },
+      ),
     };
   }
 

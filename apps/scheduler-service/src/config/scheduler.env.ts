@@ -1,6 +1,6 @@
 import { RUN_START_BATCH_MAX } from '@aas/contracts';
 import { ServiceEnv } from '@aas/platform';
-import { IsInt, Max, Min } from 'class-validator';
+import { IsInt, Matches, Max, Min } from 'class-validator';
 
 export class SchedulerEnv extends ServiceEnv {
   override HEALTH_PORT: number = 3003;
@@ -40,4 +40,20 @@ export class SchedulerEnv extends ServiceEnv {
   @Min(1)
   @Max(RUN_START_BATCH_MAX)
   SCHEDULE_BACKFILL_MAX_RUNS: number = 100;
+
+  /** Key (base64 of 32 bytes) that encrypts inbound triggers' signing secrets at rest, as webhook-delivery's do. */
+  @Matches(/^[A-Za-z0-9+/]{43}=$/, { message: 'WEBHOOK_SECRET_KEY must be the base64 of 32 random bytes (openssl rand -base64 32)' })
+  WEBHOOK_SECRET_KEY!: string;
+
+  /** Triggers one agent may have (both kinds, active and disabled); more is a 422 quota-exceeded. 0 turns the quota off. */
+  @IsInt({ message: 'QUOTA_TRIGGERS_PER_AGENT must be an integer' })
+  @Min(0)
+  @Max(1_000_000)
+  QUOTA_TRIGGERS_PER_AGENT: number = 20;
+
+  /** Event-trigger hops one chain may make: a start deeper than this is refused and recorded on its trigger (stops A→B→A loops). */
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  TRIGGER_MAX_DEPTH: number = 10;
 }

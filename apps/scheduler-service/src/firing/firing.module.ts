@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { QueueNames } from '@aas/contracts';
 import { CronModule } from '../cron/cron.module';
 import { SchedulesModule } from '../schedules/schedules.module';
+import { TriggersModule } from '../triggers/triggers.module';
 import { FireBatcher } from './fire-batcher';
 import { FireMetrics } from './fire-metrics';
 import { RunOutcomeConsumer } from './run-outcome.consumer';
@@ -16,6 +17,7 @@ import { ScheduledRunStarter } from './scheduled-run-starter';
     BullModule.registerQueue({ name: QueueNames.SchedulerFires }, { name: QueueNames.SchedulerEvents }),
     CronModule,
     SchedulesModule,
+    TriggersModule,
   ],
   providers: [
     ScheduleTicker,

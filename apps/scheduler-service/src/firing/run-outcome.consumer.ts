@@ -3,6 +3,8 @@ import { AgentDeletedEvent, EventNames, QueueNames, RunLifecycleEvent } from '@a
 import { InJobRequestContext, WORKER_LOCK } from '@aas/platform';
 import { Job } from 'bullmq';
 import { ScheduleStore } from '../schedules/schedule.store';
+import { EventTriggers } from '../triggers/event-triggers';
+import { TriggerStore } from '../triggers/trigger.store';
 import { RunEndVerdict, ScheduleFailures } from './schedule-failures';
 
 /**
@@ -14,6 +16,8 @@ import { RunEndVerdict, ScheduleFailures } from './schedule-failures';
 export class RunOutcomeConsumer extends WorkerHost {
   constructor(
     private readonly store: ScheduleStore,
+    private readonly triggers: TriggerStore,
+    private readonly eventTriggers: EventTriggers,
     private readonly failures: ScheduleFailures,
   ) {
     super();
@@ -22,10 +26,13 @@ export class RunOutcomeConsumer extends WorkerHost {
   @InJobRequestContext()
   async process(job: Job<RunLifecycleEvent | AgentDeletedEvent>): Promise<void> {
     if (job.name === EventNames.AgentDeleted) {
-      await this.store.deleteOfAgent(job.data.agent_id);
+      const deleted = job.data as AgentDeletedEvent;
+      await this.store.deleteOfAgent(deleted.agent_id);
+      await this.triggers.deleteOfAgent(deleted.user_id, deleted.agent_id);
       return;
     }
     const event = job.data as RunLifecycleEvent;
+    await this.eventTriggers.onRunEvent(event);
     if (event.run_kind !== 'schedule' || !event.schedule_agent_id) return;
     const verdict = verdictOf(event);
     if (verdict) await this.failures.recordRunEnd(event.schedule_agent_id, event.run_id, verdict);

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AgentsModule } from '../agents/agents.module';
 import { CronModule } from '../cron/cron.module';
 import { ScheduleBackfill } from './schedule-backfill.service';
 import { ScheduleStore } from './schedule.store';
@@ -6,7 +7,7 @@ import { SchedulesHandlers } from './schedules.handlers';
 import { SchedulesService } from './schedules.service';
 
 @Module({
-  imports: [CronModule],
+  imports: [CronModule, AgentsModule],
   controllers: [SchedulesHandlers],
   providers: [SchedulesService, ScheduleBackfill, ScheduleStore],
   exports: [ScheduleStore],

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
   AgentContext,
-  AgentsPatterns,
   CATCH_UP_WINDOW_DEFAULT_SECONDS,
   DEFAULT_MISFIRE_POLICY,
   PutScheduleMessage,
@@ -9,8 +8,8 @@ import {
   ScheduleDto,
   SuccessResponse,
 } from '@aas/contracts';
-import { ServiceClient } from '@aas/platform';
 import { ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
+import { OwnedAgents } from '../agents/owned-agents';
 import { CronExpressionError, CronSchedule, parseCronSchedule } from '../cron/cron-schedule';
 import { CronScheduleCache } from '../cron/cron-schedule-cache';
 import { mapInSlices } from '../cron/map-in-slices';
@@ -25,7 +24,7 @@ export class SchedulesService {
   constructor(
     private readonly store: ScheduleStore,
     private readonly crons: CronScheduleCache,
-    private readonly services: ServiceClient,
+    private readonly agents: OwnedAgents,
   ) {}
 
   async get(userId: string, agentId: string): Promise<ScheduleDto | null> {
@@ -111,9 +110,8 @@ export class SchedulesService {
     return schedule;
   }
 
-  /** The caller's agent (a 404 otherwise), asked of agents-service, which owns agents. */
-  agent(userId: string, agentId: string): Promise<AgentContext> {
-    return this.services.request<AgentContext>(AgentsPatterns.GetAgentForRun, { user_id: userId, agent_id: agentId });
+  private agent(userId: string, agentId: string): Promise<AgentContext> {
+    return this.agents.get(userId, agentId);
   }
 
   /** An expression and timezone from a request, or a 400 that says what is wrong with them. */

@@ -1,3 +1,4 @@
+import { SecretBox } from '@aas/platform';
 import { getQueueToken } from '@nestjs/bullmq';
 import { INestApplication } from '@nestjs/common';
 import { QueueNames } from '@aas/contracts';
@@ -10,7 +11,6 @@ import { migrateWebhooksSchema, startWebhooksService } from '../webhook-delivery
 import { deliveryJob } from './delivery-job';
 import { DeliverySweep } from './delivery-sweep';
 import { SWEEP_EVERY_MS, SWEEP_LOST_DELIVERIES_JOB, WEBHOOKS_MAINTENANCE_QUEUE } from './delivery-sweep.processor';
-import { SecretBox } from './secret-box';
 
 const SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
 const infra = isolatedInfra();

@@ -1,3 +1,4 @@
+import { SecretBox } from '@aas/platform';
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
@@ -9,7 +10,6 @@ import { DeliverySweep } from './delivery-sweep';
 import { DeliverySweepProcessor, WEBHOOKS_MAINTENANCE_QUEUE } from './delivery-sweep.processor';
 import { DeliveryMetrics } from './delivery-metrics';
 import { DeliveryProcessor } from './delivery.processor';
-import { SecretBox } from './secret-box';
 import { WebhookEventsConsumer } from './webhook-events.consumer';
 import { WebhookSender } from './webhook-sender';
 

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { QueueNames } from '@aas/contracts';
-import { QueueWorkersDrain, inJobRequestContext } from '@aas/platform';
+import { QueueWorkersDrain, inJobRequestContext, SecretBox } from '@aas/platform';
 import { DelayedError, Job, UnrecoverableError, Worker } from 'bullmq';
 import { isUUID } from 'class-validator';
 import { LRUCache } from 'lru-cache';
@@ -11,7 +11,6 @@ import { DeliveryMetrics } from './delivery-metrics';
 import { DeliveryQueue } from './delivery-queue';
 import { DeliveryStore, Outcome } from './delivery-store';
 import { nextRetryDelay, parseRetryDelays } from './retry-schedule';
-import { SecretBox } from './secret-box';
 import { SendResult, WebhookSender } from './webhook-sender';
 
 /**

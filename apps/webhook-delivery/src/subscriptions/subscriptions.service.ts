@@ -9,12 +9,11 @@ import {
   UpdateWebhookMessage,
   WebhookDto,
 } from '@aas/contracts';
-import { ServiceClient } from '@aas/platform';
+import { ServiceClient, SecretBox } from '@aas/platform';
 import { QuotaExceededError, ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
 import { isUUID } from 'class-validator';
 import { DataSource, EntityManager } from 'typeorm';
 import { WebhooksEnv } from '../config/webhooks.env';
-import { SecretBox } from '../delivery/secret-box';
 import { generateSigningSecret } from '../delivery/sign-payload';
 import { assertAllowedWebhookUrl } from '../delivery/ssrf-guard';
 import { WebhookEntity } from './webhook.entity';

@@ -9,3 +9,4 @@ export * from './runs.dto';
 export * from './schedules.dto';
 export * from './webhooks.dto';
 export * from './console.dto';
+export * from './triggers.dto';

@@ -14,7 +14,8 @@ export type RunStatus = (typeof RUN_STATUSES)[number];
 export const RUN_OUTCOMES = ['success', 'partial', 'fail'] as const;
 export type RunOutcome = (typeof RUN_OUTCOMES)[number];
 export type RunMode = 'build' | 'run';
-export type RunKind = 'api' | 'schedule';
+export const RUN_KINDS = ['api', 'schedule', 'webhook', 'event'] as const;
+export type RunKind = (typeof RUN_KINDS)[number];
 
 /** The Run of the spec's table, plus is_paused from the start-run response. */
 export class RunDto {
@@ -66,8 +67,11 @@ export class RunDto {
   @ApiPropertyOptional({ type: 'string', nullable: true })
   schedule_agent_id!: string | null;
 
-  @ApiPropertyOptional({ type: 'string', nullable: true })
+  @ApiPropertyOptional({ type: 'string', nullable: true, description: 'The inbound webhook trigger that started the run' })
   webhook_subscription_id!: string | null;
+
+  @ApiPropertyOptional({ type: 'string', nullable: true, description: 'The trigger (webhook or event) that started the run' })
+  trigger_id!: string | null;
 
   @ApiPropertyOptional({ type: 'string', nullable: true })
   user_id!: string | null;
@@ -147,6 +151,9 @@ export class RunSummaryDto {
 
   @ApiPropertyOptional({ type: 'string', nullable: true })
   webhook_subscription_id!: string | null;
+
+  @ApiPropertyOptional({ type: 'string', nullable: true })
+  trigger_id!: string | null;
 
   @ApiPropertyOptional({ type: 'integer', format: 'int32', nullable: true })
   credits_consumed!: number | null;
@@ -294,6 +301,11 @@ export class ListRunsQuery {
   @MaxLength(1000)
   @IsWellFormedText()
   filter_goal?: string;
+
+  @ApiPropertyOptional({ enum: RUN_KINDS, description: 'Runs started this way: api, schedule, webhook (an inbound trigger) or event (an event trigger)' })
+  @IsOptional()
+  @IsIn(RUN_KINDS)
+  filter_trigger_kind?: RunKind;
 }
 
 export class RunEventsQuery {

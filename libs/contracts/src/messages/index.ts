@@ -5,3 +5,4 @@ export * from './runs.messages';
 export * from './schedules.messages';
 export * from './webhooks.messages';
 export * from './console.messages';
+export * from './triggers.messages';

@@ -7,7 +7,7 @@ const KEY_BYTES = 32;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
-/** AES-256-GCM encryption at rest of webhook signing secrets, as `v1.<iv>.<tag>.<ciphertext>` (base64 parts). */
+/** AES-256-GCM encryption at rest of signing secrets (webhooks, inbound triggers), as `v1.<iv>.<tag>.<ciphertext>` (base64 parts). */
 export class SecretBox {
   private readonly key: Buffer;
 

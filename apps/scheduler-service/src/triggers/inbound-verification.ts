@@ -1,0 +1,44 @@
+import { TriggerVerification } from '@aas/contracts';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+
+/** Why a signed inbound call was refused; the detail of its 401. */
+export class SignatureRefused extends Error {}
+
+/**
+ * Checks an inbound call's signature the way its sender signs it. `none` trusts the
+ * unguessable URL alone. `standard_webhooks`: webhook-id, webhook-timestamp (within
+ * 5 minutes) and webhook-signature, by the standardwebhooks library. `github`:
+ * X-Hub-Signature-256, HMAC-SHA256 of the raw body keyed by the secret as given.
+ * @throws SignatureRefused
+ */
+export function verifyInboundSignature(
+  verification: TriggerVerification,
+  secret: string,
+  rawBody: string,
+  headers: Record<string, string>,
+): void {
+  if (verification === 'standard_webhooks') verifyStandardWebhook(secret, rawBody, headers);
+  else if (verification === 'github') verifyGithub(secret, rawBody, headers['x-hub-signature-256']);
+}
+
+function verifyStandardWebhook(secret: string, rawBody: string, headers: Record<string, string>): void {
+  for (const name of ['webhook-id', 'webhook-timestamp', 'webhook-signature']) {
+    if (!headers[name]) throw new SignatureRefused(`The ${name} header is missing: this endpoint takes Standard Webhooks signatures`);
+  }
+  try {
+    new Webhook(secret).verify(rawBody, headers);
+  } catch (error) {
+    if (!(error instanceof WebhookVerificationError)) throw error;
+    throw new SignatureRefused(`The Standard Webhooks signature was refused: ${error.message}`);
+  }
+}
+
+function verifyGithub(secret: string, rawBody: string, signature: string | undefined): void {
+  if (!signature) throw new SignatureRefused('The X-Hub-Signature-256 header is missing: this endpoint takes GitHub signatures');
+  const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(rawBody, 'utf8').digest('hex')}`);
+  const given = Buffer.from(signature);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    throw new SignatureRefused('The X-Hub-Signature-256 signature does not match the body');
+  }
+}

@@ -1,0 +1,32 @@
+import { Module } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { SecretBox } from '@aas/platform';
+import { AgentsModule } from '../agents/agents.module';
+import { SchedulerEnv } from '../config/scheduler.env';
+import { EventTriggers } from './event-triggers';
+import { InboundHooksService } from './inbound-hooks.service';
+import { TriggerMetrics } from './trigger-metrics';
+import { TriggerStore } from './trigger.store';
+import { TriggeredRunStarter } from './triggered-run-starter';
+import { TriggersHandlers } from './triggers.handlers';
+import { TriggersService } from './triggers.service';
+
+@Module({
+  imports: [AgentsModule],
+  controllers: [TriggersHandlers],
+  providers: [
+    TriggersService,
+    InboundHooksService,
+    EventTriggers,
+    TriggerStore,
+    TriggeredRunStarter,
+    TriggerMetrics,
+    {
+      provide: SecretBox,
+      inject: [ConfigService],
+      useFactory: (config: ConfigService<SchedulerEnv, true>) => new SecretBox(config.get('WEBHOOK_SECRET_KEY', { infer: true })),
+    },
+  ],
+  exports: [EventTriggers, TriggerStore],
+})
+export class TriggersModule {}
