@@ -1,7 +1,71 @@
 // @ts-check
 import eslint from '@eslint/js';
+import boundaries from 'eslint-plugin-boundaries';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+/**
+ * The walls of the design (docs/architecture.md, "Walls"): which part of the repository may import
+ * which. Imports are resolved (relative paths, and the @aas/* aliases of the tsconfigs), so a wall
+ * holds however a path is spelled; test/lint-boundaries.e2e-spec.ts proves each one.
+ */
+const walls = {
+  plugins: { boundaries },
+  settings: {
+    'import/resolver': {
+      typescript: { noWarnOnMultipleProjects: true, project: ['apps/console/tsconfig.json', 'libs/sdk/tsconfig.json', 'tsconfig.json'] },
+    },
+    'boundaries/elements': [
+      { type: 'app', pattern: 'apps/*', capture: ['app'] },
+      { type: 'lib', pattern: 'libs/*', capture: ['lib'] },
+      { type: 'tests', pattern: 'test' },
+      { type: 'tooling', pattern: '{bench,faults,scripts}' },
+    ],
+    'boundaries/files': [{ category: 'spec', pattern: '**/*.{spec,int-spec,e2e-spec}.ts' }],
+    'boundaries/dependency-nodes': ['import', 'export', 'dynamic-import', 'require'],
+  },
+  rules: {
+    'boundaries/dependencies': [
+      'error',
+      {
+        default: 'disallow',
+        // Packages are judged too, so that a path that only resolves as a package would ('apps/x') is no way around.
+        checkAllOrigins: true,
+        // A later policy that matches wins over an earlier one.
+        policies: [
+          // Packages from node_modules and Node's own modules: anyone.
+          { allow: { to: { module: { origin: '{external,core}' } } } },
+          // An app imports its own files and the libs; never another app.
+          {
+            from: { element: { type: 'app' } },
+            allow: [
+              { to: { element: { type: 'app', captured: { app: '{{ from.element.captured.app }}' } } } },
+              { to: { element: { type: 'lib' } } },
+            ],
+          },
+          // The console is a browser app: besides its own files, the SDK only.
+          {
+            from: { element: { type: 'app', captured: { app: 'console' } } },
+            disallow: [
+              { to: { element: { type: 'lib', captured: { lib: '!sdk' } } } },
+              { to: { module: { origin: 'external', source: '@aas/!(sdk)' } } },
+            ],
+          },
+          // A lib imports its own files and the libs below it: transport problem-details, platform both.
+          // contracts, problem-details and sdk (a package of its own) import no other lib; no lib imports an app.
+          { from: { element: { type: 'lib' } }, allow: { to: { element: { type: 'lib', captured: { lib: '{{ from.element.captured.lib }}' } } } } },
+          { from: { element: { type: 'lib', captured: { lib: 'transport' } } }, allow: { to: { element: { type: 'lib', captured: { lib: 'problem-details' } } } } },
+          { from: { element: { type: 'lib', captured: { lib: 'platform' } } }, allow: { to: { element: { type: 'lib', captured: { lib: '{problem-details,transport}' } } } } },
+          // No app or lib reaches into another by a path from the repository's root.
+          { from: { element: { type: '{app,lib}' } }, disallow: { to: { module: { origin: 'external', source: '{apps,libs}' } } } },
+          // The tests beside the code may use test/support; tests, benchmarks, fault tests and scripts import anything.
+          { from: { file: { categories: 'spec' } }, allow: { to: { element: { type: 'tests' } } } },
+          { from: { element: { type: '{tests,tooling}' } }, allow: { to: { element: { type: '*' } } } },
+        ],
+      },
+    ],
+  },
+};
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**'] },
@@ -16,6 +80,7 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
+  { files: ['**/*.{ts,tsx,js,mjs}'], ...walls },
   {
     // The console runs in the browser.
     files: ['apps/console/**/*.{ts,tsx}'],

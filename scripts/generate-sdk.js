@@ -1,5 +1,5 @@
 // npm run sdk:generate: the gateway's OpenAPI document into libs/sdk/openapi.json, and its types
-// (openapi-typescript) into libs/sdk/src/schema.d.ts. libs/sdk/sdk-generation.spec.ts fails when either is stale.
+// (openapi-typescript) into libs/sdk/src/schema.d.ts. test/sdk-generation.e2e-spec.ts fails when either is stale.
 const { execFileSync } = require('node:child_process');
 const path = require('node:path');
 const { root } = require('./apps');

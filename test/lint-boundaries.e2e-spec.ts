@@ -1,0 +1,78 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+
+const ROOT = path.join(__dirname, '..');
+const WALL = 'boundaries/dependencies';
+
+/**
+ * Lints each piece of code as if it were the file at its path, with the repository's own ESLint
+ * configuration, and answers the messages of the wall rule. In a child process: ESLint loads
+ * eslint.config.mjs with import(), which jest's module sandbox does not allow.
+ */
+function wallMessages(cases: Array<{ filePath: string; code: string }>): string[][] {
+  const script = `
+    import { ESLint } from 'eslint';
+    import { readFileSync } from 'node:fs';
+    const cases = JSON.parse(readFileSync(0, 'utf8'));
+    const eslint = new ESLint();
+    const out = [];
+    for (const { filePath, code } of cases) {
+      const [result] = await eslint.lintText(code, { filePath });
+      const fatal = result.messages.filter((m) => m.fatal).map((m) => m.message);
+      if (fatal.length > 0) throw new Error(filePath + ' did not parse: ' + fatal.join('; '));
+      out.push(result.messages.filter((m) => m.ruleId === '${WALL}').map((m) => m.message));
+    }
+    process.stdout.write(JSON.stringify(out));`;
+  const input = JSON.stringify(cases.map((c) => ({ filePath: path.join(ROOT, c.filePath), code: `${c.code}\nexport const used = 1;\n` })));
+  const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, input, encoding: 'utf8' });
+  return JSON.parse(output) as string[][];
+}
+
+/**
+ * The walls of eslint.config.mjs (docs/architecture.md, "Walls"), proven on code that is never
+ * written to disk: each import names a real file, so it is resolved exactly as it would be in the
+ * file the code stands for.
+ */
+const BROKEN: Array<[string, string, string]> = [
+  ['an app importing another app', 'apps/runs-service/src/acceptance/x.ts', "import { AgentsEnv } from '../../../agents-service/src/config/agents.env';"],
+  ['an app re-exporting another app', 'apps/runs-service/src/x.ts', "export { ApiGatewayModule } from '../../api-gateway/src/api-gateway.module';"],
+  ['an app importing another app for its types only', 'apps/scheduler-service/src/x.ts', "import type { RunEntity } from '../../runs-service/src/runs/run.entity';"],
+  ['an app importing another app at run time', 'apps/runs-service/src/x.ts', "export const load = () => import('../../webhook-delivery/src/main');"],
+  ['an app importing another app by a path from the root', 'apps/runs-service/src/x.ts', "import { AgentsEnv } from 'apps/agents-service/src/config/agents.env';"],
+  ['a lib importing an app', 'libs/platform/src/x.ts', "import { RunsEnv } from '../../../apps/runs-service/src/config/runs.env';"],
+  ['a lib spec importing an app', 'libs/sdk/x.spec.ts', "import { offlineOpenApiDocument } from '../../apps/api-gateway/src/openapi/offline-document';"],
+  ['contracts importing another lib by its alias', 'libs/contracts/src/x.ts', "import { ValidationFailedError } from '@aas/problem-details';"],
+  ['contracts importing another lib by its path', 'libs/contracts/src/x.ts', "import { OutboxRelay } from '../../platform/src';"],
+  ['the SDK importing another lib', 'libs/sdk/src/x.ts', "import { EventNames } from '../../contracts/src';"],
+  ['a lower lib importing a higher one', 'libs/transport/src/x.ts', "import { ServiceClient } from '@aas/platform';"],
+  ['the console importing a lib other than the SDK', 'apps/console/src/x.ts', "import { EventNames } from '@aas/contracts';"],
+  ['app code (not a test) importing the test support', 'apps/runs-service/src/x.ts', "import { isolatedInfra } from '../../../test/support/isolated-infra';"],
+];
+
+const LEGAL: Array<[string, string, string]> = [
+  ['an app importing its own files and the libs', 'apps/runs-service/src/acceptance/x.ts', "import { RunEntity } from '../runs/run.entity';\nimport { OutboxRelay } from '@aas/platform';\nimport { EventNames } from '@aas/contracts';"],
+  ['the gateway importing its own console folder', 'apps/api-gateway/src/http/x.ts', "import { serveConsole } from '../console/serve-console';"],
+  ['platform importing transport and problem-details', 'libs/platform/src/x.ts', "import { DomainError } from '@aas/problem-details';\nimport { RedisStreamsClient } from '@aas/transport';"],
+  ['the console importing the SDK and its own files', 'apps/console/src/x.ts', "import { createAasClient } from '@aas/sdk';\nimport { useSession } from './session';"],
+  ['an app test importing the test support', 'apps/runs-service/src/x.int-spec.ts', "import { isolatedInfra } from '../../../test/support/isolated-infra';"],
+  ['a test importing an app and a lib', 'test/x.e2e-spec.ts', "import { RunsEnv } from '../apps/runs-service/src/config/runs.env';\nimport { EventNames } from '@aas/contracts';"],
+  ['a benchmark importing an app', 'bench/x.mjs', "import { RunsEnv } from '../apps/runs-service/src/config/runs.env';"],
+];
+
+describe('the import walls of npm run lint', () => {
+  const all = [...BROKEN, ...LEGAL];
+  const messages = new Map<string, string[]>();
+
+  beforeAll(() => {
+    const results = wallMessages(all.map(([, filePath, code]) => ({ filePath, code })));
+    all.forEach(([name], i) => messages.set(name, results[i]));
+  });
+
+  it.each(BROKEN)('reports %s (%s)', (name, filePath) => {
+    expect({ filePath, wallsBroken: messages.get(name)!.length }).toEqual({ filePath, wallsBroken: 1 });
+  });
+
+  it.each(LEGAL)('allows %s (%s)', (name, filePath) => {
+    expect({ filePath, messages: messages.get(name) }).toEqual({ filePath, messages: [] });
+  });
+});
