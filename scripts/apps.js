@@ -12,8 +12,11 @@ const SCHEMA_OWNERS = ['agents-service', 'runs-service', 'scheduler-service', 'w
 const CLI_ENTRY = path.join(root, 'dist', 'apps', 'agents-service', 'apps', 'agents-service', 'src', 'cli', 'admin-cli.js');
 
 /** Builds once when any entry point is missing (a fresh clone). */
+/** The console's page, which `npm run build` writes with the apps (an older build has none). */
+const CONSOLE_ENTRY = path.join(root, 'dist', 'console', 'index.html');
+
 function ensureBuilt() {
-  if ([...APPS.map(entry), CLI_ENTRY].every((file) => existsSync(file))) return;
+  if ([...APPS.map(entry), CLI_ENTRY, CONSOLE_ENTRY].every((file) => existsSync(file))) return;
   process.stderr.write('No build found; running npm run build first.\n');
   execSync('npm run build', { cwd: root, stdio: 'inherit' });
 }

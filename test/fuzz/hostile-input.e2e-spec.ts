@@ -31,7 +31,7 @@ const MIN_OPERATIONS = 36;
 const CASES_PER_OPERATION = Number(process.env.FUZZ_CASES_PER_OPERATION ?? Infinity);
 const RANDOM_CASES_PER_OPERATION = Number(process.env.FUZZ_RANDOM_CASES_PER_OPERATION ?? 50);
 const CONCURRENCY = Number(process.env.FUZZ_CONCURRENCY ?? 12);
-/** The gateway under fuzz: its body limit known here, and no per-key rate limit hiding the answers behind 429s. */
+/** The gateway under fuzz: its body limit known here, and no per-user rate limit hiding the answers behind 429s. */
 /**
  * Sign-in limits stay on: a sign-in or setup attempt hashes a password (scrypt, ~150 ms of CPU), and the
  * limits are what keep many such requests cheap. Bodies are validated before the limit counts them.
