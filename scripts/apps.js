@@ -9,6 +9,8 @@ const entry = (app) => path.join(root, 'dist', 'apps', app, 'apps', app, 'src', 
 const APPS = ['api-gateway', 'agents-service', 'runs-service', 'scheduler-service', 'webhook-delivery'];
 /** Apps that own a schema, in the order their migrations are applied. */
 const SCHEMA_OWNERS = ['agents-service', 'runs-service', 'scheduler-service', 'webhook-delivery'];
+/** The V8 flags of the container image (the Dockerfile's NODE_OPTIONS), so `npm start` and the benchmarks run what is deployed. */
+const NODE_FLAGS = ['--max-semi-space-size=8'];
 const CLI_ENTRY = path.join(root, 'dist', 'apps', 'agents-service', 'apps', 'agents-service', 'src', 'cli', 'admin-cli.js');
 
 /** Builds once when any entry point is missing (a fresh clone). */
@@ -21,4 +23,4 @@ function ensureBuilt() {
   execSync('npm run build', { cwd: root, stdio: 'inherit' });
 }
 
-module.exports = { APPS, SCHEMA_OWNERS, CLI_ENTRY, entry, ensureBuilt, root };
+module.exports = { APPS, SCHEMA_OWNERS, CLI_ENTRY, NODE_FLAGS, entry, ensureBuilt, root };

@@ -1,7 +1,7 @@
 // npm start: migrations first, then all five apps as separate processes with prefixed logs; Ctrl-C stops them all.
 const { concurrently } = require('concurrently');
 const { spawnSync } = require('node:child_process');
-const { APPS, CLI_ENTRY, entry } = require('./apps');
+const { APPS, CLI_ENTRY, NODE_FLAGS, entry } = require('./apps');
 const { migrateAll } = require('./migrate');
 
 // The apps require WEBHOOK_SECRET_KEY. For a local `npm start` only, a fixed development key stands in;
@@ -15,7 +15,7 @@ migrateAll();
 printSetupToken();
 
 const { result } = concurrently(
-  APPS.map((app) => ({ name: app, command: `node "${entry(app)}"` })),
+  APPS.map((app) => ({ name: app, command: `node ${NODE_FLAGS.join(' ')} "${entry(app)}"` })),
   { prefix: 'name', killOthersOn: ['failure'], killSignal: 'SIGTERM', handleInput: false },
 );
 

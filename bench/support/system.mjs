@@ -6,20 +6,19 @@ import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const require = createRequire(import.meta.url);
-const { entry, ensureBuilt } = require('../../scripts/apps.js');
+const { NODE_FLAGS, entry, ensureBuilt } = require('../../scripts/apps.js');
 const { Client } = require('pg');
 const Redis = require('ioredis');
 
-/** The V8 flags the container image sets in NODE_OPTIONS (Dockerfile), so benchmarks measure what is deployed. */
-const IMAGE_NODE_FLAGS = ['--max-semi-space-size=8'];
 const PG_ADMIN = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /**
  * `apps` may name an app twice to run two processes of it. `appEnv` and `nodeArgs` (e.g. `['--cpu-prof']`)
- * apply to every process of the app they name.
+ * apply to every process of the app they name; `processEnv[i]` to the i-th process only (a second
+ * gateway needs a PORT of its own).
  */
-export async function startSystem({ apps, env = {}, appEnv = {}, nodeArgs = {}, gatewayPort = 3900 }) {
+export async function startSystem({ apps, env = {}, appEnv = {}, processEnv = [], nodeArgs = {}, gatewayPort = 3900 }) {
   ensureBuilt();
   const id = randomBytes(4).toString('hex');
   const database = `aas_bench_${id}`;
@@ -41,8 +40,8 @@ export async function startSystem({ apps, env = {}, appEnv = {}, nodeArgs = {}, 
   }
   const healthPorts = apps.map((_, i) => gatewayPort + 1 + i);
   const children = apps.map((app, i) =>
-    spawn(process.execPath, [...IMAGE_NODE_FLAGS, ...profiling(app), ...(nodeArgs[app] ?? []), entry(app)], {
-      env: { ...base, HEALTH_PORT: String(healthPorts[i]), ...(appEnv[app] ?? {}) },
+    spawn(process.execPath, [...NODE_FLAGS, ...profiling(app), ...(nodeArgs[app] ?? []), entry(app)], {
+      env: { ...base, HEALTH_PORT: String(healthPorts[i]), ...(appEnv[app] ?? {}), ...(processEnv[i] ?? {}) },
       stdio: ['ignore', 'ignore', 'inherit'],
     }),
   );
