@@ -22,8 +22,8 @@ interface ScheduleForm {
 type Misfire = 'skip' | 'fire_once' | 'catch_up';
 const MISFIRES: Record<Misfire, string> = {
   skip: 'skip them',
-  fire_once: 'fire once for all of them',
-  catch_up: 'catch up: fire each one within a window',
+  fire_once: 'fire once for all',
+  catch_up: 'catch up each one',
 };
 const CATCH_UP_WINDOW_DEFAULT = 3600;
 const CATCH_UP_WINDOW_MAX = 7 * 24 * 3600;
@@ -160,7 +160,7 @@ export function ScheduleTab() {
       ) : (
         <p className="muted">No schedule: the agent runs only when started.</p>
       )}
-      <form onSubmit={form.handleSubmit((values) => save.mutate(values))}>
+      <form onSubmit={form.handleSubmit((values) => save.mutate(values))} noValidate>
         <div className="grid">
           <label>
             Cron (sec min hour day-of-month month day-of-week year)
