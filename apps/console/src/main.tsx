@@ -17,6 +17,7 @@ import { RunPage } from './pages/run-page';
 import { RunsTab } from './pages/runs-tab';
 import { ScheduleTab } from './pages/schedule-tab';
 import { SetupPage } from './pages/setup-page';
+import { TriggersTab } from './pages/triggers-tab';
 import { WebhooksTab } from './pages/webhooks-tab';
 import { applyTheme, storedTheme } from './theme';
 
@@ -48,6 +49,7 @@ const router = createBrowserRouter(
             { index: true, element: <RunsTab /> },
             { path: 'instructions', element: <InstructionsTab /> },
             { path: 'schedule', element: <ScheduleTab /> },
+            { path: 'triggers', element: <TriggersTab /> },
             { path: 'webhooks', element: <WebhooksTab /> },
           ],
         },

@@ -9,7 +9,7 @@ import { agentLabel } from './agents-page';
 
 type Agent = Schemas['AgentDto'];
 
-/** One agent: its state, and tabs for runs, instructions, schedule and webhooks. */
+/** One agent: its state, and tabs for runs, instructions, schedule, triggers and webhooks. */
 export function AgentPage() {
   const { agentId = '' } = useParams();
   const agent = useQuery({
@@ -45,6 +45,7 @@ export function AgentPage() {
         </NavLink>
         <NavLink to="instructions">Instructions</NavLink>
         <NavLink to="schedule">Schedule</NavLink>
+        <NavLink to="triggers">Triggers</NavLink>
         <NavLink to="webhooks">Webhooks</NavLink>
       </nav>
       <Outlet context={a} />

@@ -107,6 +107,16 @@ export function RunPage() {
         <dd>{r.goal || '—'}</dd>
         <dt>Kind</dt>
         <dd>{runKind(r)}</dd>
+        {r.trigger_id && (
+          <>
+            <dt>Trigger</dt>
+            <dd>
+              <Link to={`/agents/${agentId}/triggers`}>
+                <code>{r.trigger_id}</code>
+              </Link>
+            </dd>
+          </>
+        )}
         <dt>Started</dt>
         <dd>
           <When at={r.started_at} />

@@ -14,9 +14,11 @@ import { useAgent } from './agent-page';
 type Run = Schemas['RunDto'];
 const column = createColumnHelper<Run>();
 const PAGE_SIZE = 20;
-const FILTERS = ['filter_status', 'filter_policy_group', 'filter_goal', 'filter_started_after', 'filter_started_before'] as const;
+const FILTERS = ['filter_status', 'filter_policy_group', 'filter_trigger_kind', 'filter_goal', 'filter_started_after', 'filter_started_before'] as const;
+/** What can start a run (the API's run_kind and its filter_trigger_kind). */
+const STARTED_BY: Record<string, string> = { api: 'the API or console', schedule: 'the schedule', webhook: 'an inbound webhook', event: 'an event trigger' };
 
-/** A build or a run, and what started it (the API, a schedule). */
+/** A build or a run, and what started it (the API, the schedule, an inbound webhook, an event trigger). */
 export function runKind(run: Pick<Run, 'policy_type' | 'run_kind'>): string {
   const mode = run.policy_type === 'builder' ? 'build' : 'run';
   return run.run_kind ? `${mode} · ${run.run_kind}` : mode;
@@ -117,6 +119,17 @@ export function RunsTab() {
               <option value="">any</option>
               <option value="builder">builds</option>
               <option value="runner">runs</option>
+            </select>
+          </label>
+          <label>
+            Started by
+            <select value={params.get('filter_trigger_kind') ?? ''} onChange={(e) => setFilter('filter_trigger_kind', e.target.value)}>
+              <option value="">anything</option>
+              {Object.entries(STARTED_BY).map(([kind, label]) => (
+                <option key={kind} value={kind}>
+                  {label}
+                </option>
+              ))}
             </select>
           </label>
           <label>

@@ -1,16 +1,37 @@
+import { TZDate } from '@date-fns/tz';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { format } from 'date-fns';
 import { useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { Link } from 'react-router';
 import { api, unwrap } from '../api';
 import { ErrorNote, Loading } from '../components/feedback';
 import { StatusBadge } from '../components/status-badge';
-import { formatInZone } from '../components/time';
+import { When, formatInZone } from '../components/time';
 import { useAgent } from './agent-page';
 
 interface ScheduleForm {
   cron: string;
   timezone: string;
   overlap: 'skip' | 'allow';
+  misfire: Misfire;
+  /** Seconds, as typed; sent only with misfire catch_up. */
+  catch_up_window: string;
+}
+
+type Misfire = 'skip' | 'fire_once' | 'catch_up';
+const MISFIRES: Record<Misfire, string> = {
+  skip: 'skip them',
+  fire_once: 'fire once for all',
+  catch_up: 'catch up each one',
+};
+const CATCH_UP_WINDOW_DEFAULT = 3600;
+const CATCH_UP_WINDOW_MAX = 7 * 24 * 3600;
+
+/** How a schedule treats fire times it missed, in words. */
+function misfireText(schedule: { misfire?: Misfire; catch_up_window?: number | null }): string {
+  if (schedule.misfire === 'catch_up') return `catch up within ${schedule.catch_up_window ?? CATCH_UP_WINDOW_DEFAULT} s`;
+  return schedule.misfire === 'skip' ? 'skip' : 'fire once';
 }
 
 const EXAMPLES: [string, string][] = [
@@ -29,7 +50,7 @@ function useSettled<T>(value: T, ms: number): T {
   return settled;
 }
 
-/** The agent's cron schedule: an editor showing the next five fires as one types, pause, resume, delete, auto-pause state. */
+/** The agent's cron schedule: an editor showing the next five fires as one types, missed-fire policy, pause, resume, delete, auto-pause, last error, backfill. */
 export function ScheduleTab() {
   const agent = useAgent();
   const client = useQueryClient();
@@ -38,8 +59,15 @@ export function ScheduleTab() {
   const existing = schedule.data?.schedule ?? null;
   const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   const form = useForm<ScheduleForm>({
-    values: { cron: existing?.cron ?? '0 0 9 ? * MON-FRI *', timezone: existing?.timezone ?? browserZone, overlap: (existing?.overlap as ScheduleForm['overlap']) ?? 'skip' },
+    values: {
+      cron: existing?.cron ?? '0 0 9 ? * MON-FRI *',
+      timezone: existing?.timezone ?? browserZone,
+      overlap: (existing?.overlap as ScheduleForm['overlap']) ?? 'skip',
+      misfire: existing?.misfire ?? 'fire_once',
+      catch_up_window: String(existing?.catch_up_window ?? CATCH_UP_WINDOW_DEFAULT),
+    },
   });
+  const misfire = form.watch('misfire');
   const cron = form.watch('cron');
   const timezone = form.watch('timezone');
   const wanted = useSettled({ cron: cron.trim(), timezone: timezone.trim() }, 250);
@@ -57,7 +85,20 @@ export function ScheduleTab() {
   };
   const save = useMutation({
     mutationFn: (values: ScheduleForm) =>
-      outcome(unwrap(api.PUT('/v1/agents/{agent_id}/schedule', { ...path, body: { cron: values.cron.trim(), timezone: values.timezone.trim() || undefined, overlap: values.overlap } }))),
+      outcome(
+        unwrap(
+          api.PUT('/v1/agents/{agent_id}/schedule', {
+            ...path,
+            body: {
+              cron: values.cron.trim(),
+              timezone: values.timezone.trim() || undefined,
+              overlap: values.overlap,
+              misfire: values.misfire,
+              catch_up_window: values.misfire === 'catch_up' ? Number(values.catch_up_window) : undefined,
+            },
+          }),
+        ),
+      ),
     onSettled: refresh,
   });
   const pause = useMutation({ mutationFn: () => outcome(unwrap(api.POST('/v1/agents/{agent_id}/schedule/pause', path))), onSettled: refresh });
@@ -75,14 +116,25 @@ export function ScheduleTab() {
             <strong>
               <code>{existing.cron}</code> {existing.timezone ?? 'UTC'}
             </strong>
-            <StatusBadge status={existing.paused ? (existing.auto_paused ? 'auto_paused' : 'paused') : 'active'} />
+            <StatusBadge status={existing.finished ? 'finished' : existing.paused ? (existing.auto_paused ? 'auto_paused' : 'paused') : 'active'} />
           </div>
+          {existing.finished && <p className="muted">Finished: the expression has no further fire time. Replace it below to schedule again.</p>}
           {existing.auto_paused && (
             <p className="error-note">Paused by the service after {existing.consecutive_failures} failed runs in a row. Resume it once the agent works again.</p>
           )}
-          <p className="muted">
-            {existing.paused ? 'Would fire next' : 'Fires next'} {formatInZone(existing.next_run, existing.timezone ?? 'UTC')} · failures in a row: {existing.consecutive_failures} · overlap: {existing.overlap}
+          <p className="muted" data-testid="schedule-facts">
+            {!existing.finished && (
+              <>
+                {existing.paused ? 'Would fire next' : 'Fires next'} {formatInZone(existing.next_run, existing.timezone ?? 'UTC')} ·{' '}
+              </>
+            )}
+            failures in a row: {existing.consecutive_failures} · overlap: {existing.overlap} · missed fires: {misfireText(existing)}
           </p>
+          {existing.last_error && (
+            <p className="error-note" data-testid="schedule-last-error">
+              Last error (<When at={existing.last_error_at} />): {existing.last_error}
+            </p>
+          )}
           <div className="row-actions">
             {existing.paused ? (
               <button type="button" onClick={() => resume.mutate()} aria-busy={resume.isPending}>
@@ -108,7 +160,7 @@ export function ScheduleTab() {
       ) : (
         <p className="muted">No schedule: the agent runs only when started.</p>
       )}
-      <form onSubmit={form.handleSubmit((values) => save.mutate(values))}>
+      <form onSubmit={form.handleSubmit((values) => save.mutate(values))} noValidate>
         <div className="grid">
           <label>
             Cron (sec min hour day-of-month month day-of-week year)
@@ -141,6 +193,35 @@ export function ScheduleTab() {
             </select>
           </label>
         </div>
+        <div className="grid">
+          <label>
+            Fire times missed (the scheduler was down)
+            <select {...form.register('misfire')}>
+              {Object.entries(MISFIRES).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </label>
+          {misfire === 'catch_up' ? (
+            <label>
+              Catch-up window (seconds)
+              <input
+                type="number"
+                min={1}
+                max={CATCH_UP_WINDOW_MAX}
+                aria-invalid={form.formState.errors.catch_up_window ? true : undefined}
+                {...form.register('catch_up_window', {
+                  validate: (v) => (Number.isInteger(Number(v)) && Number(v) >= 1 && Number(v) <= CATCH_UP_WINDOW_MAX) || `1 to ${CATCH_UP_WINDOW_MAX} seconds (7 days)`,
+                })}
+              />
+              <small>{form.formState.errors.catch_up_window?.message ?? 'Missed fires older than this are dropped.'}</small>
+            </label>
+          ) : (
+            <div />
+          )}
+        </div>
         <div className="preview" aria-live="polite" aria-label="Next fire times">
           {preview.isError ? (
             <ErrorNote error={preview.error} />
@@ -163,6 +244,87 @@ export function ScheduleTab() {
         </button>
         <ErrorNote error={save.error} />
       </form>
+      {existing && <Backfill agentId={agent.agent_id} timezone={existing.timezone ?? 'UTC'} />}
     </div>
+  );
+}
+
+/** "2026-11-20T09:30" typed in `zone`, as the instant it names (ISO 8601, UTC). */
+function instantOf(local: string, zone: string): string {
+  const [year, month, day, hour, minute, second = 0] = local.split(/[-T:]/).map(Number);
+  return new Date(new TZDate(year, month - 1, day, hour, minute, second, zone).getTime()).toISOString();
+}
+
+const localNow = (zone: string, minusMs = 0) => format(new TZDate(Date.now() - minusMs, zone), "yyyy-MM-dd'T'HH:mm");
+
+interface BackfillForm {
+  from: string;
+  to: string;
+  zone: 'schedule' | 'UTC';
+}
+
+/** Start the runs of the fire times in a past range (the API refuses future or too-wide ranges with a 400 that says why). */
+function Backfill({ agentId, timezone }: { agentId: string; timezone: string }) {
+  const client = useQueryClient();
+  const form = useForm<BackfillForm>({ defaultValues: { from: localNow(timezone, 3_600_000), to: localNow(timezone), zone: 'schedule' } });
+  const zoneOf = (choice: BackfillForm['zone']) => (choice === 'UTC' ? 'UTC' : timezone);
+  const backfill = useMutation({
+    mutationFn: (values: BackfillForm) =>
+      unwrap(
+        api.POST('/v1/agents/{agent_id}/schedule/backfill', {
+          params: { path: { agent_id: agentId } },
+          body: { from: instantOf(values.from, zoneOf(values.zone)), to: instantOf(values.to, zoneOf(values.zone)) },
+        }),
+      ),
+    onSuccess: () => void client.invalidateQueries({ queryKey: ['runs', agentId] }),
+  });
+  const shownZone = zoneOf(backfill.variables?.zone ?? 'schedule');
+  return (
+    <details className="backfill">
+      <summary>Backfill: run the fire times of a past range</summary>
+      <form onSubmit={form.handleSubmit((values) => backfill.mutate(values))} noValidate aria-label="Backfill">
+        <div className="grid">
+          <label>
+            From
+            <input type="datetime-local" step={1} {...form.register('from', { required: true })} />
+          </label>
+          <label>
+            To
+            <input type="datetime-local" step={1} {...form.register('to', { required: true })} />
+          </label>
+          <label>
+            In
+            <select {...form.register('zone')}>
+              <option value="schedule">{timezone} (the schedule's)</option>
+              {timezone !== 'UTC' && <option value="UTC">UTC</option>}
+            </select>
+          </label>
+        </div>
+        <small className="muted">Both ends count; one run per fire time (at most 100), none in the future. A fire time that already has a run answers that run.</small>
+        <div className="row-actions">
+          <button type="submit" className="secondary" aria-busy={backfill.isPending}>
+            Backfill
+          </button>
+        </div>
+        <ErrorNote error={backfill.error} />
+        {backfill.data &&
+          (backfill.data.runs.length === 0 ? (
+            <p className="muted">No fire time in this range.</p>
+          ) : (
+            <>
+              <p>
+                {backfill.data.runs.length} run{backfill.data.runs.length === 1 ? '' : 's'}, oldest first:
+              </p>
+              <ol aria-label="Backfilled runs" className="backfilled">
+                {backfill.data.runs.map((run) => (
+                  <li key={run.run_id}>
+                    <Link to={`/agents/${agentId}/runs/${run.run_id}`}>{formatInZone(new Date(run.fire_time).getTime(), shownZone)}</Link>
+                  </li>
+                ))}
+              </ol>
+            </>
+          ))}
+      </form>
+    </details>
   );
 }
