@@ -1104,7 +1104,7 @@ export interface components {
         PreviewScheduleRequest: {
             /**
              * @description 7 fields: sec min hour day-of-month month day-of-week year
-             * @example 0 0 9 ? * MON-FRI *
+             * @example 0 *\/5 * * * ? *
              */
             cron: string;
             /**

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { IsWellFormedText } from './text.validators';
 
@@ -136,21 +136,8 @@ export class BackfillScheduleResponse {
   runs!: BackfilledRun[];
 }
 
-/** A cron expression to check, and the next fire times it would have (POST /v1/schedules/preview). */
-export class PreviewScheduleRequest {
-  @ApiProperty({ description: '7 fields: sec min hour day-of-month month day-of-week year', example: '0 0 9 ? * MON-FRI *' })
-  @IsString()
-  @MaxLength(256)
-  @IsWellFormedText()
-  cron!: string;
-
-  @ApiPropertyOptional({ description: 'IANA timezone; UTC when absent', example: 'Europe/Berlin' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(64)
-  @IsWellFormedText()
-  timezone?: string;
-}
+/** A cron expression to check, and the next fire times it would have (POST /v1/schedules/preview): as a PUT takes them. */
+export class PreviewScheduleRequest extends PickType(PutScheduleRequest, ['cron', 'timezone'] as const) {}
 
 export class SchedulePreviewResponse {
   @ApiProperty({ type: 'array', items: { type: 'integer', format: 'int64' }, description: 'The next 5 fire times, epoch ms' })
