@@ -44,6 +44,8 @@ export const RunsPatterns = {
   ListRunEvents: 'runs.events.list',
   /** Service to service (scheduler-service): the runs of many fires at once, each fire on its own. */
   StartScheduledRuns: 'runs.runs.start-scheduled-batch',
+  /** Gateway: where the runs of its open event streams stand, in one request (a safety net for lost pushes). */
+  RunStreamHeads: 'runs.streams.heads',
 } as const;
 
 export const SchedulerPatterns = {

@@ -31,7 +31,7 @@ export class RevocationFeed extends RevocationState implements OnModuleInit, OnA
     this.subscriber.on('ready', () => void this.subscribe());
     this.subscriber.on('close', () => this.unsubscribed());
     this.subscriber.on('error', (error) => this.logger.warn(`revocation feed: ${error.message}`));
-    this.subscriber.on('message', (channel: string, message: string) => this.announced(channel, message));
+    this.subscriber.on('message', (channel: string, message: string) => this.onAnnouncement(channel, message));
     void this.subscriber.connect().catch(() => undefined);
   }
 
@@ -40,7 +40,7 @@ export class RevocationFeed extends RevocationState implements OnModuleInit, OnA
     await this.subscriber.quit().catch(() => undefined);
   }
 
-  private announced(channel: string, message: string): void {
+  private onAnnouncement(channel: string, message: string): void {
     if (channel === this.channels.keys) this.revoked(message);
     else if (channel === this.channels.sessions) this.sessionEnded(message);
     else if (channel === this.channels.agents) {

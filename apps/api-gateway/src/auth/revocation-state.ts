@@ -15,6 +15,7 @@ export class RevocationState {
   /** Bumped on every (re)subscription: what was checked before a gap must be checked again. */
   private generation = 0;
   private revocations = 0;
+  private announced = 0;
 
   onRevoked(listener: (keyId: string) => void): void {
     this.keyListeners.push(listener);
@@ -43,16 +44,24 @@ export class RevocationState {
     this.listening = false;
   }
 
+  /** How many announcements of any kind arrived so far: one that arrives while a stream opens is checked by it. */
+  get announcements(): number {
+    return this.announced;
+  }
+
   revoked(keyId: string): void {
+    this.announced += 1;
     this.revocations += 1;
     for (const listener of this.keyListeners) listener(keyId);
   }
 
   sessionEnded(sessionId: string): void {
+    this.announced += 1;
     for (const listener of this.sessionListeners) listener(sessionId);
   }
 
   agentDeleted(userId: string, agentId: string): void {
+    this.announced += 1;
     for (const listener of this.agentListeners) listener(userId, agentId);
   }
 

@@ -7,6 +7,7 @@ import { RunListIndexesAndCounts1763920000000 } from './migrations/1763920000000
 import { RunListTotals1763930000000 } from './migrations/1763930000000-run-list-totals';
 import { IdempotencyKeyNamespaces1764000000000 } from './migrations/1764000000000-idempotency-key-namespaces';
 import { RunsScheduledFor1764000000001 } from './migrations/1764000000001-runs-scheduled-for';
+import { AgentGenerations1764200000000 } from './migrations/1764200000000-agent-generations';
 
 export const RUNS_SCHEMA: SchemaDefinition = {
   schema: 'runs',
@@ -19,5 +20,6 @@ export const RUNS_SCHEMA: SchemaDefinition = {
     RunListTotals1763930000000,
     IdempotencyKeyNamespaces1764000000000,
     RunsScheduledFor1764000000001,
+    AgentGenerations1764200000000,
   ],
 };

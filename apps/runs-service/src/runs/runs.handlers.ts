@@ -8,6 +8,8 @@ import {
   RunListResponse,
   RunRefMessage,
   RunResponse,
+  RunStreamHeadsMessage,
+  RunStreamHeadsResponse,
   RunsPatterns,
   StartRunMessage,
   StartScheduledRunsMessage,
@@ -44,6 +46,7 @@ export class RunsHandlers {
         trigger: { runKind: 'schedule' as const, scheduleAgentId: fire.agent_id },
         skipDeployCheck: false,
         dueAt: new Date(fire.fire_time),
+        agentGeneration: fire.agent_generation,
       })),
     );
     return {
@@ -67,6 +70,11 @@ export class RunsHandlers {
   @MessagePattern(RunsPatterns.ListRunEvents)
   events(@Payload() message: RunEventsMessage): Promise<RunEventsResponse> {
     return this.runs.events(message);
+  }
+
+  @MessagePattern(RunsPatterns.RunStreamHeads)
+  streamHeads(@Payload() message: RunStreamHeadsMessage): Promise<RunStreamHeadsResponse> {
+    return this.runs.streamHeads(message);
   }
 
   @MessagePattern(RunsPatterns.CancelRun)

@@ -2,9 +2,10 @@ import { OutboxEventEntity, OutboxRequestId1763910000000, SchemaDefinition } fro
 import { ScheduleEntity } from '../schedules/schedule.entity';
 import { CreateSchedules1763890000000 } from './migrations/1763890000000-create-schedules';
 import { ScheduleMisfireAndErrors1764000000000 } from './migrations/1764000000000-schedule-misfire-and-errors';
+import { ScheduleAgentGeneration1764200000000 } from './migrations/1764200000000-schedule-agent-generation';
 
 export const SCHEDULER_SCHEMA: SchemaDefinition = {
   schema: 'scheduler',
   entities: [ScheduleEntity, OutboxEventEntity],
-  migrations: [CreateSchedules1763890000000, OutboxRequestId1763910000000, ScheduleMisfireAndErrors1764000000000],
+  migrations: [CreateSchedules1763890000000, OutboxRequestId1763910000000, ScheduleMisfireAndErrors1764000000000, ScheduleAgentGeneration1764200000000],
 };

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import {
   AgentContext,
+  AgentStartContextsResponse,
   AgentsPatterns,
   CATCH_UP_WINDOW_DEFAULT_SECONDS,
   DEFAULT_MISFIRE_POLICY,
   PutScheduleMessage,
+  RUN_START_BATCH_MAX,
   SchedulePreviewResponse,
   ScheduleDto,
   SuccessResponse,
@@ -29,14 +31,13 @@ export class SchedulesService {
   ) {}
 
   async get(userId: string, agentId: string): Promise<ScheduleDto | null> {
-    await this.agent(userId, agentId);
-    const schedule = await this.store.findOwned(userId, agentId);
+    const schedule = await this.owned(userId, agentId);
     return schedule ? toScheduleDto(schedule, scheduleTimes(this.crons, schedule)) : null;
   }
 
   /** Parsed expressions come from the cache, and the list yields between slices: many schedules never block the loop. */
   async list(userId: string): Promise<ScheduleDto[]> {
-    const schedules = await this.store.listOwned(userId);
+    const schedules = await this.ofExistingAgents(userId, await this.store.listOwned(userId));
     const now = new Date();
     return mapInSlices(schedules, (s) => toScheduleDto(s, scheduleTimes(this.crons, s, now)));
   }
@@ -69,6 +70,7 @@ export class SchedulesService {
     if (next === null) throw neverFiresAgain(message.cron);
     await this.store.upsert({
       agentId: agent.agent_id,
+      agentGeneration: agent.generation,
       userId: message.user_id,
       cron: message.cron.trim(),
       timezone,
@@ -105,10 +107,34 @@ export class SchedulesService {
 
   /** The caller's schedule of the caller's agent, or a 404. */
   async existing(userId: string, agentId: string): Promise<ScheduleEntity> {
-    await this.agent(userId, agentId);
-    const schedule = await this.store.findOwned(userId, agentId);
+    const schedule = await this.owned(userId, agentId);
     if (!schedule) throw new ResourceNotFoundError('Schedule of agent', agentId);
     return schedule;
+  }
+
+  /**
+   * The schedule of the caller's agent (a 404 when the agent is not the caller's, or deleted); agents-service is
+   * asked while the schedule is read. A schedule of an earlier agent with the same id (another generation, whose
+   * cleanup has not run yet) is not this agent's.
+   */
+  private async owned(userId: string, agentId: string): Promise<ScheduleEntity | null> {
+    const [agent, schedule] = await Promise.all([this.agent(userId, agentId), this.store.findOwned(userId, agentId)]);
+    if (!schedule || (schedule.agentGeneration !== null && Number(schedule.agentGeneration) !== agent.generation)) return null;
+    return schedule;
+  }
+
+  /** Drops the schedules of agents that are gone (deleted, their cleanup not run yet) or of an earlier generation. */
+  private async ofExistingAgents(userId: string, schedules: ScheduleEntity[]): Promise<ScheduleEntity[]> {
+    const generations = new Map<string, number>();
+    for (let i = 0; i < schedules.length; i += RUN_START_BATCH_MAX) {
+      const agents = schedules.slice(i, i + RUN_START_BATCH_MAX).map((s) => ({ user_id: userId, agent_id: s.agentId }));
+      const { agents: found } = await this.services.request<AgentStartContextsResponse>(AgentsPatterns.GetAgentsForRunStarts, { agents });
+      for (const agent of found) generations.set(agent.agent_id, agent.generation);
+    }
+    return schedules.filter((s) => {
+      const generation = generations.get(s.agentId);
+      return generation !== undefined && (s.agentGeneration === null || Number(s.agentGeneration) === generation);
+    });
   }
 
   /** The caller's agent (a 404 otherwise), asked of agents-service, which owns agents. */
