@@ -46,6 +46,8 @@ export class RunEventStreamController {
       'x-accel-buffering': 'no',
       [REQUEST_ID_HEADER]: request.id,
     });
+    // The client learns at once that its stream is open, even before the run's first event.
+    reply.raw.flushHeaders();
     this.streams.start(opened, reply.raw);
   }
 }

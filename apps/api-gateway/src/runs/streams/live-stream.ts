@@ -92,10 +92,7 @@ export class LiveStream implements PushListener {
     }
     out.on('close', () => this.close('client closed'));
     if (finishedAt !== undefined) this.finishedAt = finishedAt;
-    for (const item of first.events) this.write(item);
-    if (this.ended) return;
-    if (first.events.length >= STREAM_PAGE) void this.catchUp();
-    else this.advance();
+    void this.catchUp(first);
   }
 
   /** Where the periodic check found the run; undefined: gone for this caller (deleted, its agent deleted). */
@@ -135,24 +132,34 @@ export class LiveStream implements PushListener {
     else this.endIfDone();
   }
 
-  /** Reads everything after `last` from runs-service, page by page, then goes on with what was pushed meanwhile. */
-  private async catchUp(): Promise<void> {
+  /**
+   * Writes the backlog after `last` (`first`, then pages read from runs-service) at the pace the client reads
+   * it, then goes on with what was pushed meanwhile.
+   */
+  private async catchUp(first?: RunEventsResponse): Promise<void> {
     if (this.reading) {
       this.readAgain = true;
       return;
     }
     this.reading = true;
     const before = this.last;
+    let page = first;
     try {
       do {
         this.readAgain = false;
         for (;;) {
-          const page = await this.host.read(this.target, this.last < 0 ? undefined : this.last);
+          page ??= await this.host.read(this.target, this.last < 0 ? undefined : this.last);
           if (this.ended) return;
-          for (const item of page.events) if (item.event_index === this.last + 1) this.write(item);
+          for (const item of page.events) {
+            if (item.event_index !== this.last + 1) continue;
+            if (this.out!.writableLength >= this.host.bufferLimit / 2 && !(await this.drained())) return this.close('client not reading');
+            if (this.ended) return;
+            this.write(item);
+          }
           if (this.ended || page.events.length < STREAM_PAGE) break;
-          if (!(await this.drained())) return this.close('client not reading');
+          page = undefined;
         }
+        page = undefined;
       } while (this.readAgain && !this.ended);
     } catch {
       // Deleted meanwhile (404) or runs-service unreachable: the client reconnects with Last-Event-ID.
