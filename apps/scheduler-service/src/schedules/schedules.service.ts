@@ -12,6 +12,7 @@ import {
   SuccessResponse,
 } from '@aas/contracts';
 import { ServiceClient } from '@aas/platform';
+import { isUUID } from 'class-validator';
 import { ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
 import { CronExpressionError, CronSchedule, parseCronSchedule } from '../cron/cron-schedule';
 import { CronScheduleCache } from '../cron/cron-schedule-cache';
@@ -118,6 +119,8 @@ export class SchedulesService {
    * cleanup has not run yet) is not this agent's.
    */
   private async owned(userId: string, agentId: string): Promise<ScheduleEntity | null> {
+    // A path id that is no uuid names no agent (and would not be a valid query parameter).
+    if (!isUUID(agentId)) throw new ResourceNotFoundError('Agent', agentId);
     const [agent, schedule] = await Promise.all([this.agent(userId, agentId), this.store.findOwned(userId, agentId)]);
     if (!schedule || (schedule.agentGeneration !== null && Number(schedule.agentGeneration) !== agent.generation)) return null;
     return schedule;

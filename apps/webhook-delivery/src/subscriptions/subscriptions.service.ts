@@ -30,6 +30,7 @@ export class SubscriptionsService {
   ) {}
 
   async list(userId: string, agentId: string): Promise<WebhookDto[]> {
+    if (!isUUID(agentId)) throw new ResourceNotFoundError('Agent', agentId);
     const [agent, webhooks] = await Promise.all([
       this.agent(userId, agentId),
       this.dataSource.manager.find(WebhookEntity, { where: { agentId, userId }, order: { createdAt: 'ASC', id: 'ASC' } }),
