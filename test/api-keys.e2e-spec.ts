@@ -3,6 +3,7 @@ import { ApiKeysService } from '../apps/agents-service/src/api-keys/api-keys.ser
 import { UsersService } from '../apps/agents-service/src/users/users.service';
 import { eventually } from './support/eventually';
 import { expectProblem, http } from './support/http';
+import { observerPool } from './support/isolated-infra';
 import { TestSystem } from './support/test-system';
 
 const BOOTSTRAP_KEY = 'e2e-bootstrap-key-0123456789';
@@ -124,19 +125,20 @@ describe('Identity and API keys through the gateway', () => {
       expect(list.body.keys.map((k: { key_id: string }) => k.key_id)).not.toContain(created.body.key_id);
     });
 
-    it('trusts a cached key between announcements, and checks the marker again once announcements may have been missed', async () => {
+    it('trusts a cached key between announcements, and verifies it again with agents-service once announcements may have been missed', async () => {
       const created = await http(base, 'POST', '/api/public/v1/access-api-keys', { key: BOOTSTRAP_KEY, body: { name: 'unannounced' } });
       const key = created.body.api_key;
       const status = async (gateway: number) => (await http(system.url(gateway), 'GET', '/v1/me', { key })).status;
       expect([await status(0), await status(1)]).toEqual([200, 200]);
 
       const redis = new Redis(system.infra.redisUrl);
+      const agentsDb = observerPool(system.infra.databaseUrl, 'agents');
       try {
-        // A marker nobody announced: the gateways, listening, have no reason to look.
-        await redis.set(`${system.infra.redisPrefix}:auth:revoked:${created.body.key_id}`, '1', 'EX', 600);
+        // A revocation nobody announced (no marker either): the gateways, listening, have no reason to look.
+        await agentsDb.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [created.body.key_id]);
         expect([await status(0), await status(1)]).toEqual([200, 200]);
 
-        // Losing the subscription means an announcement may have been missed: the marker is checked again.
+        // Losing the subscription means an announcement may have been missed: agents-service is asked again.
         const feedName = `${system.infra.redisPrefix}:gateway:revocation-feed`;
         const feeds = String(await redis.client('LIST'))
           .split('\n')
@@ -147,6 +149,7 @@ describe('Identity and API keys through the gateway', () => {
         await eventually('both gateways to refuse the key', async () => [await status(0), await status(1)], (s) => s.every((c) => c === 401), 2000);
       } finally {
         redis.disconnect();
+        await agentsDb.end();
       }
     });
 

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Pool } from 'pg';
 import { eventually } from './support/eventually';
@@ -66,7 +65,13 @@ describe('Schedules whose expressions are slow to evaluate', () => {
   });
 
   it('300 of them stored (by an older version, which accepted them) and due at once: every tick and the list stay within the bound', async () => {
-    const stored = Array.from({ length: 300 }, (_, i) => ({ agentId: randomUUID(), ...SLOW[i % SLOW.length] }));
+    // Real agents: the list shows only schedules of agents that exist (a deleted agent's is gone at once).
+    const agentIds: string[] = [];
+    for (let i = 0; i < 300; i += 50) {
+      const created = await Promise.all(Array.from({ length: 50 }, () => http(base, 'POST', '/v1/agents', { key: alice.key, body: {} })));
+      agentIds.push(...created.map((res) => res.body.agent.agent_id as string));
+    }
+    const stored = agentIds.map((agentId, i) => ({ agentId, ...SLOW[i % SLOW.length] }));
     await scheduler.query(
       `INSERT INTO schedules (agent_id, user_id, cron, timezone, next_run_at)
        SELECT a, $2, c, t, now() - interval '1 second' FROM unnest($1::uuid[], $3::text[], $4::text[]) AS v(a, c, t)`,

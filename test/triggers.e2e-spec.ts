@@ -281,6 +281,27 @@ describe('Triggers', () => {
       expect((await http(base, 'GET', `/v1/agents/${agentId}/triggers/${triggerId}`, { key: alice.key })).body.status).toBe('active');
     });
 
+    it('deleting an agent ends its endpoints at once; an agent that takes its id again has none of its triggers', async () => {
+      const agentId = await deployedAgent();
+      const { path } = await inbound(agentId);
+      const follower = await deployedAgent();
+      await createTrigger(follower, { kind: 'event', source_agent_id: agentId, events: ['run.completed'] });
+      expect((await http(base, 'DELETE', `/v1/agents/${agentId}`, { key: alice.key })).status).toBe(204);
+      const gone = await call(path, {});
+      expectProblem(gone, 404);
+      expect(gone.body.detail).not.toContain(agentId);
+
+      const again = await http(base, 'POST', '/v1/agents', { key: alice.key, body: { agent_id: agentId } });
+      expect(again.status).toBe(201);
+      expect((await http(base, 'GET', `/v1/agents/${agentId}/triggers`, { key: alice.key })).body.triggers).toEqual([]);
+      expectProblem(await call(path, {}), 404);
+      // The follower's trigger followed the deleted agent, not the new one with its id.
+      await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: alice.key, body: { run_mode: 'build' } });
+      await eventually('the new agent built', async () => (await runsOf(agentId)).filter((r) => r.is_finished), (r) => r.length === 1);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await runsOf(follower, '&filter_trigger_kind=event')).toEqual([]);
+    });
+
     it('quota: at most QUOTA_TRIGGERS_PER_AGENT triggers per agent, with a 422 that names it; other agents are not affected', async () => {
       const [full, other] = [await deployedAgent(), await deployedAgent()];
       for (let i = 0; i < 4; i++) expect((await createTrigger(full, { kind: 'webhook' })).status).toBe(201);

@@ -9,7 +9,9 @@ import { GatewayHealthModule } from './health/gateway-health.module';
 import { HttpMetrics } from './http/http-metrics';
 import { MeController } from './identity/me.controller';
 import { RunEventStreamController } from './runs/run-event-stream.controller';
-import { RunEventStream } from './runs/run-event-stream';
+import { RunEventHub } from './runs/streams/run-event-hub';
+import { RunEventStreams } from './runs/streams/run-event-streams';
+import { StreamSlots } from './runs/streams/stream-slots';
 import { RunsController } from './runs/runs.controller';
 import { AgentScheduleController, SchedulesController } from './schedules/schedules.controller';
 import { InboundHooksController } from './triggers/inbound-hooks.controller';
@@ -32,7 +34,7 @@ export class ApiGatewayModule {
         GatewayHealthModule,
         MetricsModule.forApp('api-gateway'),
       ],
-      providers: [RunEventStream, HttpMetrics],
+      providers: [RunEventStreams, RunEventHub, StreamSlots, HttpMetrics],
       controllers: [ConsoleAuthController, MeController, ApiKeysController, AgentsController, WorkspacesController, InstructionsController, RunsController, RunEventStreamController, AgentScheduleController, SchedulesController, WebhooksController, TriggersController, InboundHooksController],
     };
   }

@@ -40,11 +40,17 @@ export const RUN_LIFECYCLE_EVENTS = [
 ] as const;
 export type RunLifecycleEventName = (typeof RUN_LIFECYCLE_EVENTS)[number];
 
-/** An agent and everything of it is gone; each consumer deletes what it holds of the agent. */
+/**
+ * An agent and everything of it is gone; each consumer deletes what it holds of the agent.
+ * `generation` is the deleted agent's (see AgentContext): a consumer deletes only what belongs
+ * to that generation or an older one, never what an agent created since with the same id holds.
+ * Absent in events of an earlier version.
+ */
 export interface AgentDeletedEvent {
   agent_id: string;
   user_id: string;
   deleted_at: string;
+  generation?: number;
 }
 
 /** A run was accepted and waits for a runs worker. */
@@ -68,6 +74,8 @@ export interface RunLifecycleEvent {
   trigger_depth?: number;
   /** The run's summary when it ended, for event triggers' templates. */
   summary?: string | null;
+  /** The generation of the agent the run belongs to; null for runs accepted by an earlier version. */
+  agent_generation?: number | null;
 }
 
 /**
@@ -92,6 +100,8 @@ export interface RunProgressEvent {
   /** Set when a build run completed with outcome success: the agent is deployed. */
   deployed_at?: string;
   at: string;
+  /** The generation of the agent the run belongs to: a recreated agent is not changed by the old one's runs. */
+  agent_generation?: number | null;
 }
 
 /** A schedule came due: start one run for this fire time. */
@@ -99,6 +109,8 @@ export interface ScheduleFireEvent {
   agent_id: string;
   user_id: string;
   fire_time: string;
+  /** The generation of the agent whose schedule fired; null for schedules set by an earlier version. */
+  agent_generation?: number | null;
 }
 
 /** Which queues each event is delivered to. */

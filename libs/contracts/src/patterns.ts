@@ -46,6 +46,8 @@ export const RunsPatterns = {
   StartScheduledRuns: 'runs.runs.start-scheduled-batch',
   /** Service to service (scheduler-service): runs started by triggers (inbound calls, run ends), each on its own. */
   StartTriggeredRuns: 'runs.runs.start-triggered-batch',
+  /** Gateway: where the runs of its open event streams stand, in one request (a safety net for lost pushes). */
+  RunStreamHeads: 'runs.streams.heads',
 } as const;
 
 export const SchedulerPatterns = {

@@ -343,7 +343,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A run's events as they are recorded (Server-Sent Events); resumes after Last-Event-ID */
+        /** A run's events as they are recorded (Server-Sent Events, pushed); resumes after Last-Event-ID. At most STREAMS_PER_USER (20) open per user (429 over it) */
         get: operations["RunEventStreamController_events"];
         put?: never;
         post?: never;
@@ -2915,6 +2915,15 @@ export interface operations {
             };
             /** @description Not Found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AccessAnnouncer } from '../common/access-announcer';
 import { QuotasModule } from '../quotas/quotas.module';
 import { AgentsHandlers } from './agents.handlers';
 import { AgentsService } from './agents.service';
@@ -6,7 +7,7 @@ import { AgentsService } from './agents.service';
 @Module({
   imports: [QuotasModule],
   controllers: [AgentsHandlers],
-  providers: [AgentsService],
+  providers: [AgentsService, AccessAnnouncer],
   exports: [AgentsService],
 })
 export class AgentsModule {}

@@ -10,6 +10,7 @@ import {
 } from '@aas/contracts';
 import { ConflictError, ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
 import { DataSource, EntityManager } from 'typeorm';
+import { AccessAnnouncer } from '../common/access-announcer';
 import { isUuid } from '../common/is-uuid';
 import { OutboxRelay, PreparedEntityQuery, entityFromRow } from '@aas/platform';
 import { USER_QUOTAS, UserQuotas } from '../quotas/user-quotas';
@@ -29,6 +30,7 @@ export class AgentsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly outbox: OutboxRelay,
     private readonly quotas: UserQuotas,
+    private readonly announcer: AccessAnnouncer,
   ) {
     this.ownAgent = new PreparedEntityQuery(dataSource, AgentEntity, 'agents.own-agent', 'id = $1 AND user_id = $2');
   }
@@ -92,12 +94,14 @@ export class AgentsService {
     return toAgentDto(agent);
   }
 
+  /** Once this answers, every service treats the agent as gone (they ask here); the open event streams on it end. */
   async delete(userId: string, agentId: string): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       await this.find(manager, userId, agentId, true);
       await removeAgents(manager, userId, [agentId]);
     });
     this.outbox.kick();
+    await this.announcer.agentsDeleted(userId, [agentId]);
   }
 
   async move(userId: string, agentId: string, workspaceId: string): Promise<SuccessResponse> {

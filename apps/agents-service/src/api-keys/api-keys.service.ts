@@ -91,18 +91,20 @@ export class ApiKeysService {
     return rows[0].id;
   }
 
-  /** Writes the gateways' last-use times to PostgreSQL; never moves a time backwards, so replicas may run it at once. */
+  /**
+   * Writes the gateways' last-use times to PostgreSQL and removes them from Redis; never moves a time
+   * backwards, so replicas may run it at once (each takes a different batch).
+   */
   async flushUsage(): Promise<number> {
-    const times = await this.revocations.lastUsedTimes();
-    if (times.size === 0) return 0;
-    await this.keys.query(
-      `UPDATE api_keys k
-         SET last_used_at = GREATEST(COALESCE(k.last_used_at, 'epoch'::timestamptz), to_timestamp(v.ms / 1000.0))
-        FROM unnest($1::uuid[], $2::float8[]) AS v(id, ms)
-       WHERE k.id = v.id`,
-      [[...times.keys()], [...times.values()]],
-    );
-    return times.size;
+    return this.revocations.flushLastUsed(async (times) => {
+      await this.keys.query(
+        `UPDATE api_keys k
+           SET last_used_at = GREATEST(COALESCE(k.last_used_at, 'epoch'::timestamptz), to_timestamp(v.ms / 1000.0))
+          FROM unnest($1::uuid[], $2::float8[]) AS v(id, ms)
+         WHERE k.id = v.id`,
+        [[...times.keys()], [...times.values()]],
+      );
+    });
   }
 }
 

@@ -1,15 +1,16 @@
 import { Module } from '@nestjs/common';
+import { AccessAnnouncer } from '../common/access-announcer';
 import { ConsoleSessionPurger } from './console-session.purger';
 import { ConsoleSessionsHandlers } from './console-sessions.handlers';
 import { ConsoleSessionsService } from './console-sessions.service';
 
 @Module({
   controllers: [ConsoleSessionsHandlers],
-  providers: [ConsoleSessionsService, ConsoleSessionPurger],
+  providers: [ConsoleSessionsService, ConsoleSessionPurger, AccessAnnouncer],
   exports: [ConsoleSessionsService],
 })
 export class ConsoleSessionsModule {}
 
 /** What the admin command line needs: the service, without message handlers or the purge timer. */
-@Module({ providers: [ConsoleSessionsService], exports: [ConsoleSessionsService] })
+@Module({ providers: [ConsoleSessionsService, AccessAnnouncer], exports: [ConsoleSessionsService] })
 export class ConsoleSessionsAdminModule {}

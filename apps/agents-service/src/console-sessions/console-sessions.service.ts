@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { ConsoleSession, ConsoleSetupMessage, LoginCredentials, generateSetupToken, hashPassword, hashToken } from '@aas/contracts';
 import { ConflictError, ResourceNotFoundError, UnauthorizedError } from '@aas/problem-details';
 import { DataSource, EntityManager } from 'typeorm';
+import { AccessAnnouncer } from '../common/access-announcer';
 import { AgentsEnv } from '../config/agents.env';
 
 /** A user keeps at most this many console sessions; signing in again ends the oldest. */
@@ -34,6 +35,7 @@ export class ConsoleSessionsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     config: ConfigService<AgentsEnv, true>,
+    private readonly announcer: AccessAnnouncer,
   ) {
     this.ttlMs = config.get('CONSOLE_SESSION_TTL_MS', { infer: true });
   }
@@ -95,18 +97,22 @@ export class ConsoleSessionsService {
    * password changed meanwhile, so a reset ends every session, also one being created.
    */
   async createSession(userId: string, passwordHash: string, tokenHash: string): Promise<ConsoleSession> {
-    return this.dataSource.transaction(async (manager) => {
+    const { session, evicted } = await this.dataSource.transaction(async (manager) => {
       const users: unknown[] = await manager.query('SELECT 1 FROM users WHERE id = $1 AND password_hash = $2 FOR UPDATE', [userId, passwordHash]);
       if (users.length === 0) throw new UnauthorizedError('The email or password is wrong');
       await manager.query('DELETE FROM console_sessions WHERE user_id = $1 AND expires_at <= now()', [userId]);
-      const session = await this.insertSession(manager, userId, tokenHash);
-      await manager.query(
-        `DELETE FROM console_sessions WHERE user_id = $1 AND id NOT IN (
-           SELECT id FROM console_sessions WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2)`,
-        [userId, SESSIONS_PER_USER],
+      const created = await this.insertSession(manager, userId, tokenHash);
+      const ended = returned<{ id: string }>(
+        await manager.query(
+          `DELETE FROM console_sessions WHERE user_id = $1 AND id NOT IN (
+             SELECT id FROM console_sessions WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2) RETURNING id`,
+          [userId, SESSIONS_PER_USER],
+        ),
       );
-      return session;
+      return { session: created, evicted: ended.map((row) => row.id) };
     });
+    await this.announcer.sessionsEnded(evicted);
+    return session;
   }
 
   async verify(tokenHash: string): Promise<ConsoleSession | null> {
@@ -120,21 +126,26 @@ export class ConsoleSessionsService {
   }
 
   async end(tokenHash: string): Promise<{ ended: boolean }> {
-    const rows = returned(await this.dataSource.query('DELETE FROM console_sessions WHERE token_hash = $1 RETURNING id', [tokenHash]));
+    const rows = returned<{ id: string }>(
+      await this.dataSource.query('DELETE FROM console_sessions WHERE token_hash = $1 RETURNING id', [tokenHash]),
+    );
+    await this.announcer.sessionsEnded(rows.map((row) => row.id));
     return { ended: rows.length > 0 };
   }
 
   /** The admin's password reset: the new hash, and every session of the user ends. */
   async setPassword(email: string, password: string): Promise<{ user_id: string; sessions_ended: number }> {
     const hash = await hashPassword(password);
-    return this.dataSource.transaction(async (manager) => {
+    const result = await this.dataSource.transaction(async (manager) => {
       const [user] = returned<{ id: string }>(
         await manager.query('UPDATE users SET password_hash = $2 WHERE email = $1 RETURNING id', [normalizeEmail(email), hash]),
       );
       if (!user) throw new ResourceNotFoundError('User', normalizeEmail(email));
-      const ended = returned(await manager.query('DELETE FROM console_sessions WHERE user_id = $1 RETURNING id', [user.id]));
-      return { user_id: user.id, sessions_ended: ended.length };
+      const ended = returned<{ id: string }>(await manager.query('DELETE FROM console_sessions WHERE user_id = $1 RETURNING id', [user.id]));
+      return { user_id: user.id, ended: ended.map((row) => row.id) };
     });
+    await this.announcer.sessionsEnded(result.ended);
+    return { user_id: result.user_id, sessions_ended: result.ended.length };
   }
 
   /** Expired sessions and setup tokens; safe on every replica at once. */

@@ -27,6 +27,7 @@ export class InstructionsHandlers {
       sourceType: message.source_type,
       sourceId: message.source_id,
       planSteps: message.plan_steps,
+      agentGeneration: message.agent_generation,
     });
     return { success: true, error: null };
   }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { InstructionVersion, InstructionsSummary, RestPlanStep } from '@aas/contracts';
-import { QuotaExceededError } from '@aas/problem-details';
+import { QuotaExceededError, ResourceNotFoundError } from '@aas/problem-details';
 import { createHash } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { AgentsService } from '../agents/agents.service';
@@ -17,6 +17,8 @@ export interface InstructionsWrite {
   sourceType?: string;
   sourceId?: string;
   planSteps?: RestPlanStep[];
+  /** A build run's write: only into the generation of the agent the run belongs to. */
+  agentGeneration?: number;
 }
 
 @Injectable()
@@ -44,6 +46,10 @@ export class InstructionsService {
     this.checkSize(write);
     await this.dataSource.transaction(async (manager) => {
       const agent = await this.agents.find(manager, userId, agentId, true);
+      // A build run of a deleted agent must not write into a new agent that took its id.
+      if (write.agentGeneration !== undefined && Number(agent.seq) !== write.agentGeneration) {
+        throw new ResourceNotFoundError('Agent', agentId);
+      }
       const contentHash = createHash('sha256').update(write.content, 'utf8').digest('hex');
       const version = await manager.save(
         manager.create(InstructionVersionEntity, {

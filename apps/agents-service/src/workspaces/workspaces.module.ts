@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AccessAnnouncer } from '../common/access-announcer';
 import { QuotasModule } from '../quotas/quotas.module';
 import { WorkspacesHandlers } from './workspaces.handlers';
 import { WorkspacesService } from './workspaces.service';
@@ -6,6 +7,6 @@ import { WorkspacesService } from './workspaces.service';
 @Module({
   imports: [QuotasModule],
   controllers: [WorkspacesHandlers],
-  providers: [WorkspacesService],
+  providers: [WorkspacesService, AccessAnnouncer],
 })
 export class WorkspacesModule {}

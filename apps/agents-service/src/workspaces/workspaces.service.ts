@@ -1,3 +1,4 @@
+import { AccessAnnouncer } from '../common/access-announcer';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DeleteWorkspaceResponse, UpdateWorkspaceMessage, WorkspaceDto } from '@aas/contracts';
@@ -19,6 +20,7 @@ export class WorkspacesService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly outbox: OutboxRelay,
     private readonly quotas: UserQuotas,
+    private readonly announcer: AccessAnnouncer,
   ) {}
 
   /** By position, then creation; agent_count is counted, never stored, so it cannot drift. */
@@ -75,12 +77,14 @@ export class WorkspacesService {
       const workspace = await this.find(manager, userId, workspaceId, true);
       if (workspace.isDefault) return { deleted: false, error: 'The default workspace cannot be deleted' };
       const agents = await manager.find(AgentEntity, { select: { id: true }, where: { workspaceId: workspace.id, userId } });
-      await removeAgents(manager, userId, agents.map((a) => a.id));
+      const removed = await removeAgents(manager, userId, agents.map((a) => a.id));
       await manager.delete(WorkspaceEntity, { id: workspace.id });
-      return { deleted: true, error: null };
+      return { deleted: true, error: null, removed };
     });
-    if (result.deleted) this.outbox.kick();
-    return result;
+    if (!result.deleted) return result;
+    this.outbox.kick();
+    await this.announcer.agentsDeleted(userId, result.removed ?? []);
+    return { deleted: true, error: null };
   }
 
   async reorder(userId: string, workspaceIds: string[]): Promise<{ success: boolean }> {

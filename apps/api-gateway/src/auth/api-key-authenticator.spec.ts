@@ -10,26 +10,16 @@ import { RevocationState } from './revocation-state';
 
 const CALLER = { user_id: '6f1c1e44-5d0c-4a59-9d8e-0d6c1b1f0a11', key_id: '0b5f3f4e-8f7a-4c43-9d8e-0d6c1b1f0a12' };
 
-/** Redis holding revocation markers by key id, counting how often the authenticator looks. */
-function fakeRedis(revoked: Set<string>) {
-  const redis = {
-    lookups: 0,
-    exists: async (key: string) => {
-      redis.lookups += 1;
-      return revoked.has(key.split(':').pop()!) ? 1 : 0;
-    },
-    hset: async () => 1,
-  };
-  return redis;
+/** Redis as the authenticator uses it: only to record last use. */
+function fakeRedis() {
+  return { hset: async () => 1 };
 }
 
 function makeSut(verify: (hash: string) => Promise<unknown>, revocations = new RevocationState()) {
   const config = { get: (name: keyof GatewayEnv) => (name === 'AUTH_CACHE_TTL_MS' ? 60_000 : 100) } as ConfigService<GatewayEnv, true>;
   const services = { request: jest.fn((_pattern: string, payload: { key_hash: string }) => verify(payload.key_hash)) };
-  const revoked = new Set<string>();
-  const redis = fakeRedis(revoked);
-  const sut = new ApiKeyAuthenticator(config, services as unknown as ServiceClient, redis as unknown as Redis, new RedisKeyspace('test'), revocations);
-  return { sut, services, redis, revoked, revocations };
+  const sut = new ApiKeyAuthenticator(config, services as unknown as ServiceClient, fakeRedis() as unknown as Redis, new RedisKeyspace('test'), revocations);
+  return { sut, services, revocations };
 }
 
 describe(ApiKeyAuthenticator.name, () => {
@@ -62,7 +52,9 @@ describe(ApiKeyAuthenticator.name, () => {
   });
 
   it('runs beforeLookUp only when it must ask agents-service, and does not ask when it refuses', async () => {
-    const { sut, services } = makeSut(async () => CALLER);
+    const listening = new RevocationState();
+    listening.subscribed();
+    const { sut, services } = makeSut(async () => CALLER, listening);
     const token = generateApiKey().token;
     const beforeLookUp = jest.fn(async () => undefined);
     await sut.authenticate(token, 'r5', beforeLookUp);
@@ -84,42 +76,52 @@ describe(ApiKeyAuthenticator.name, () => {
       return state;
     };
 
-    it('checks the marker on every request while revocations are not being announced', async () => {
-      const { sut, redis, revoked } = makeSut(async () => CALLER);
+    it('verifies with agents-service on every request while revocations are not being announced', async () => {
+      const { sut, services } = makeSut(async () => CALLER);
       const token = generateApiKey().token;
       await sut.authenticate(token, 'r1');
       await sut.authenticate(token, 'r2');
-      expect(redis.lookups).toBe(2);
-      revoked.add(CALLER.key_id);
+      expect(services.request).toHaveBeenCalledTimes(2);
+      services.request.mockImplementation(async () => null);
       await expect(sut.authenticate(token, 'r3')).rejects.toBeInstanceOf(UnauthorizedError);
     });
 
-    it('trusts a checked key while listening, and refuses it as soon as its revocation is announced', async () => {
-      const { sut, redis, services, revocations } = makeSut(async () => CALLER, listening());
+    it('trusts a verified key while listening, and refuses it as soon as its revocation is announced', async () => {
+      const { sut, services, revocations } = makeSut(async () => CALLER, listening());
       const token = generateApiKey().token;
       await sut.authenticate(token, 'r1');
       await sut.authenticate(token, 'r2');
-      expect(redis.lookups).toBe(1);
-
+      expect(services.request).toHaveBeenCalledTimes(1);
       revocations.revoked(CALLER.key_id);
       services.request.mockImplementation(async () => null);
       await expect(sut.authenticate(token, 'r3')).rejects.toBeInstanceOf(UnauthorizedError);
     });
 
-    it('checks again after the subscription was lost, even once it is back', async () => {
-      const { sut, redis, revoked, revocations } = makeSut(async () => CALLER, listening());
+    it('asks agents-service again after the subscription was lost, even once it is back (no marker is trusted)', async () => {
+      const { sut, services, revocations } = makeSut(async () => CALLER, listening());
       const token = generateApiKey().token;
       await sut.authenticate(token, 'r1');
-      revoked.add(CALLER.key_id);
       revocations.unsubscribed();
       revocations.subscribed();
+      services.request.mockImplementation(async () => null);
       await expect(sut.authenticate(token, 'r2')).rejects.toBeInstanceOf(UnauthorizedError);
-      expect(redis.lookups).toBe(2);
+      expect(services.request).toHaveBeenCalledTimes(2);
+      await expect(sut.authenticate(token, 'r3')).rejects.toBeInstanceOf(UnauthorizedError);
+    });
+
+    it('does not charge a cached key again when it is verified again', async () => {
+      const { sut, revocations } = makeSut(async () => CALLER, listening());
+      const token = generateApiKey().token;
+      const beforeLookUp = jest.fn(async () => undefined);
+      await sut.authenticate(token, 'r1', beforeLookUp);
+      revocations.unsubscribed();
+      await sut.authenticate(token, 'r2', beforeLookUp);
+      expect(beforeLookUp).toHaveBeenCalledTimes(1);
     });
 
     it('does not trust a check during which a revocation arrived', async () => {
       let announce = () => undefined as void;
-      const { sut, redis, revocations } = makeSut(async () => {
+      const { sut, services, revocations } = makeSut(async () => {
         announce();
         return CALLER;
       }, listening());
@@ -129,7 +131,7 @@ describe(ApiKeyAuthenticator.name, () => {
       announce = () => undefined;
       await sut.authenticate(token, 'r2');
       await sut.authenticate(token, 'r3');
-      expect(redis.lookups).toBe(2);
+      expect(services.request).toHaveBeenCalledTimes(2);
     });
   });
 });

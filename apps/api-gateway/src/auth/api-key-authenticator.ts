@@ -23,7 +23,7 @@ const KEY_CHARACTERS = /^[\x20-\x7e]+$/;
 /** Last use is recorded at most this often per key. */
 const USAGE_RECORD_INTERVAL_MS = 1000;
 
-/** A verified key; `trusted` is set once its revocation marker was checked while revocations were being announced. */
+/** A verified key; `trusted` is set once it was verified while revocations were being announced. */
 interface VerifiedCaller {
   caller: AuthenticatedCaller;
   trusted?: RevocationStamp;
@@ -33,8 +33,9 @@ interface VerifiedCaller {
  * Resolves an API key to its user. Verified keys are cached by hash. A cached
  * key is trusted without a round trip while the gateway listens to revocation
  * announcements (RevocationFeed), which drop the key from the cache; whenever
- * an announcement could have been missed, the revocation marker in Redis is
- * checked on the next request, so a revoked key never passes on any replica
+ * an announcement could have been missed, the key is verified again with
+ * agents-service, whose database is the authority (a Redis marker can be lost
+ * in a failover or an eviction), so a revoked key never passes on any replica
  * once the revocation has been answered.
  */
 @Injectable()
@@ -67,17 +68,23 @@ export class ApiKeyAuthenticator {
     const hash = hashApiKey(token);
     const cached = this.verified.get(hash);
     if (cached?.trusted && this.revocations.stillValid(cached.trusted)) return this.used(cached.caller);
-
     const stamp = this.revocations.stamp();
-    const caller = cached?.caller ?? (await this.lookUp(hash, requestId, beforeLookUp));
-    if (await this.isRevoked(caller)) {
-      this.verified.delete(hash);
-      throw new UnauthorizedError(INVALID_KEY);
-    }
+    // A cached key was paid for once: asking again whether it is still valid costs its address nothing.
+    const caller = await this.lookUp(hash, requestId, cached ? undefined : beforeLookUp).catch((error: unknown) => {
+      if (error instanceof UnauthorizedError) this.verified.delete(hash);
+      throw error;
+    });
     // A revocation announced while this check ran may be this key's: then it is checked again next time.
     const trusted = this.revocations.trustworthy(stamp) ? stamp : undefined;
     this.verified.set(hash, { caller, trusted });
     return this.used(caller);
+  }
+
+  /** Whether the key with this hash is still valid, asked of agents-service (for open event streams). */
+  async stillValid(keyHash: string, requestId: string): Promise<boolean> {
+    const found = await this.services.request<VerifiedApiKey | null>(AgentsPatterns.VerifyApiKey, { key_hash: keyHash }, requestId);
+    if (!found) this.verified.delete(keyHash);
+    return found !== null;
   }
 
   private async lookUp(hash: string, requestId: string, beforeLookUp?: () => Promise<void>): Promise<AuthenticatedCaller> {
@@ -85,10 +92,6 @@ export class ApiKeyAuthenticator {
     const found = await this.services.request<VerifiedApiKey | null>(AgentsPatterns.VerifyApiKey, { key_hash: hash }, requestId);
     if (!found) throw new UnauthorizedError(INVALID_KEY);
     return found;
-  }
-
-  private async isRevoked(caller: AuthenticatedCaller): Promise<boolean> {
-    return (await this.redis.exists(this.keyspace.key(...AuthRedisKeys.revokedKey(caller.key_id)))) === 1;
   }
 
   private forget(keyId: string): void {

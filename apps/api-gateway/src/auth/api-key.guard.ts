@@ -7,6 +7,7 @@ import { RequestRateLimits } from '../rate-limit/request-rate-limits';
 import { ConsoleSessionAuthenticator } from '../console-auth/console-session-authenticator';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { AuthenticatedRequest } from './caller';
+import { RevocationState } from './revocation-state';
 
 /**
  * x-api-key is the only credential a program can use (spec section 5); a Bearer or JWT token is a 401.
@@ -23,6 +24,7 @@ export class ApiKeyGuard implements CanActivate {
     private readonly authenticator: ApiKeyAuthenticator,
     private readonly limits: RequestRateLimits,
     private readonly sessions: ConsoleSessionAuthenticator,
+    private readonly revocations: RevocationState,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -35,6 +37,7 @@ export class ApiKeyGuard implements CanActivate {
       await this.limits.chargeAddress(request, reply);
     };
     const key = request.headers['x-api-key'];
+    request.announcementsAtAuth = this.revocations.announcements;
     try {
       if ((typeof key !== 'string' || key.length === 0) && this.sessions.hasSession(request)) {
         request.caller = await this.sessions.authenticateApiCall(request);

@@ -11,7 +11,7 @@ import { RevocationState } from './revocation-state';
 
 /** Global guards run in the order given: who is calling first, then that caller's (or its address's) rate limit. */
 @Module({
-  exports: [ConsoleSessionAuthenticator, LoginRateLimiter, RequestRateLimits],
+  exports: [ConsoleSessionAuthenticator, LoginRateLimiter, RequestRateLimits, RevocationState, ApiKeyAuthenticator],
   providers: [
     ApiKeyAuthenticator,
     RevocationFeed,

@@ -8,9 +8,15 @@ export interface AuthenticatedCaller {
   key_id: string;
   /** Set when the console calls with its session cookie and CSRF token. */
   session_id?: string;
+  /** When that session expires (ISO 8601). */
+  session_expires_at?: string;
 }
 
-export type AuthenticatedRequest = FastifyRequest & { caller?: AuthenticatedCaller };
+export type AuthenticatedRequest = FastifyRequest & {
+  caller?: AuthenticatedCaller;
+  /** RevocationState.announcements when authentication began (for event streams). */
+  announcementsAtAuth?: number;
+};
 
 /** The calling user's id, for handlers behind ApiKeyGuard. */
 export const CallerId = createParamDecorator((_: unknown, ctx: ExecutionContext): string => {

@@ -88,4 +88,24 @@ export class GatewayEnv extends CommonEnv {
   @Min(1)
   @Max(86_400)
   LOGIN_RATE_LIMIT_WINDOW_SECONDS: number = 900;
+
+  // Live run event streams (docs/quotas-and-limits.md, "Event streams").
+
+  /** Open event streams one user may have at once, across every gateway replica; over it a 429. 0 turns the cap off. */
+  @IsInt({ message: 'STREAMS_PER_USER must be an integer' })
+  @Min(0)
+  @Max(1_000_000)
+  STREAMS_PER_USER: number = 20;
+
+  /** Bytes a stream may have written but its client not yet read; past it the client is not reading and is disconnected. */
+  @IsInt({ message: 'STREAM_BUFFER_BYTES must be an integer' })
+  @Min(64 * 1024)
+  @Max(64 * 1024 * 1024)
+  STREAM_BUFFER_BYTES: number = 1024 * 1024;
+
+  /** How often a gateway checks, in one request for all its streams, that no pushed event was lost and no run was deleted unseen. */
+  @IsInt({ message: 'STREAM_CHECK_INTERVAL_MS must be an integer' })
+  @Min(1000)
+  @Max(3_600_000)
+  STREAM_CHECK_INTERVAL_MS: number = 30_000;
 }

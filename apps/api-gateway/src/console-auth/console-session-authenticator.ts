@@ -34,7 +34,7 @@ export class ConsoleSessionAuthenticator {
     if (!csrfTokenMatches(token, csrf)) throw new ForbiddenError(`The ${CSRF_HEADER} header does not belong to this session`);
     assertSameOrigin(request);
     const session = await this.session(token, request.id);
-    return { user_id: session.user_id, key_id: '', session_id: session.session_id };
+    return { user_id: session.user_id, key_id: '', session_id: session.session_id, session_expires_at: session.expires_at };
   }
 
   /** The live session behind `token`, or a 401. */

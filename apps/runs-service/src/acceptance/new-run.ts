@@ -4,6 +4,7 @@ import { RunTrigger } from './run-trigger';
 export interface NewRunFields {
   id: string;
   agentId: string;
+  agentGeneration: number;
   userId: string;
   userEmail: string;
   runNumber: number;
@@ -19,6 +20,7 @@ export function newRun(fields: NewRunFields): RunEntity {
   return Object.assign(new RunEntity(), {
     id: fields.id,
     agentId: fields.agentId,
+    agentGeneration: String(fields.agentGeneration),
     userId: fields.userId,
     userEmail: fields.userEmail,
     runNumber: fields.runNumber,

@@ -1,6 +1,7 @@
 import { AgentStartContext } from '@aas/contracts';
 import { OutboxRelay, ServiceClient } from '@aas/platform';
 import { ConflictError, ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
+import { CancelSignals } from '../execution/cancel-signals';
 import { RunEntity } from '../runs/run.entity';
 import { RunAcceptance } from './run-acceptance.service';
 import { AcceptanceTransaction, ClaimedKey, RunAcceptanceStore, scheduledForKey } from './run-acceptance.store';
@@ -15,6 +16,8 @@ class FakeAcceptanceTables {
   readonly keys = new Map<string, ClaimedKey>();
   readonly counters = new Map<string, number>();
   readonly runs: RunEntity[] = [];
+  /** The generation held per agent id (agent-generations.ts): a newer claim takes it over, an older one is refused. */
+  readonly generations = new Map<string, number>();
 
   transaction<T>(work: (tx: AcceptanceTransaction) => Promise<T>): Promise<T> {
     const tx = {
@@ -37,6 +40,15 @@ class FakeAcceptanceTables {
         return first;
       },
       insertQueued: async (runs: RunEntity[]) => void this.runs.push(...runs),
+      claimGenerations: async (claims: Array<{ agentId: string; generation: number }>) => {
+        const refused = new Set<string>();
+        for (const claim of claims) {
+          const held = this.generations.get(claim.agentId) ?? 0;
+          if (held > claim.generation) refused.add(claim.agentId);
+          else this.generations.set(claim.agentId, claim.generation);
+        }
+        return { refused, stopped: [] };
+      },
       findScheduledRuns: async (pairs: Array<{ agentId: string; dueAt: Date }>) =>
         new Map(
           this.runs
@@ -52,8 +64,8 @@ describe(RunAcceptance.name, () => {
   function setup() {
     const tables = new FakeAcceptanceTables();
     const agents: AgentStartContext[] = [
-      { agent_id: DEPLOYED, user_id: USER, user_email: 'a@example.test', deployment_state: 'deployed' },
-      { agent_id: UNDEPLOYED, user_id: USER, user_email: 'a@example.test', deployment_state: 'not_deployed' },
+      { agent_id: DEPLOYED, generation: 7, user_id: USER, user_email: 'a@example.test', deployment_state: 'deployed' },
+      { agent_id: UNDEPLOYED, generation: 8, user_id: USER, user_email: 'a@example.test', deployment_state: 'not_deployed' },
     ];
     // agents-service validates what it is asked: a non-uuid id would be a 400 there.
     const services = {
@@ -64,7 +76,8 @@ describe(RunAcceptance.name, () => {
     } as unknown as ServiceClient;
     let kicks = 0;
     const outbox = { kick: () => kicks++ } as unknown as OutboxRelay;
-    const sut = new RunAcceptance(tables as unknown as RunAcceptanceStore, services, outbox);
+    const cancels = { signal: async () => undefined } as unknown as CancelSignals;
+    const sut = new RunAcceptance(tables as unknown as RunAcceptanceStore, services, outbox, cancels);
     return { sut, tables, kicks: () => kicks };
   }
 
@@ -141,5 +154,18 @@ describe(RunAcceptance.name, () => {
     const [laterOutcome, earlierOutcome] = await sut.accept([later, earlier]);
     const numberOf = (o: unknown) => tables.runs.find((r) => r.id === (o as { runId: string }).runId)!.runNumber;
     expect([numberOf(earlierOutcome), numberOf(laterOutcome)]).toEqual([1, 2]);
+  });
+
+  it("refuses a fire of another generation of the agent, and a start of a generation older than the one holding the id", async () => {
+    const { sut, tables } = setup();
+    const [stale] = await sut.accept([request({ agentGeneration: 6 })]);
+    expect((stale as { refusal: unknown }).refusal).toBeInstanceOf(ResourceNotFoundError);
+    const [same] = await sut.accept([request({ agentGeneration: 7 })]);
+    expect(same).toEqual({ runId: expect.any(String), created: true });
+    expect(tables.runs.map((r) => r.agentGeneration)).toEqual(['7']);
+    tables.generations.set(DEPLOYED, 9);
+    const [older] = await sut.accept([request()]);
+    expect((older as { refusal: unknown }).refusal).toBeInstanceOf(ResourceNotFoundError);
+    expect(tables.runs).toHaveLength(1);
   });
 });

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AgentStartContext, AgentStartContextsResponse, AgentsPatterns } from '@aas/contracts';
 import { OutboxRelay, ServiceClient } from '@aas/platform';
+import { CancelSignals } from '../execution/cancel-signals';
 import { ConflictError, DomainError, ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
 import { isUUID } from 'class-validator';
 import { randomUUID } from 'node:crypto';
@@ -29,6 +30,7 @@ export class RunAcceptance {
     private readonly store: RunAcceptanceStore,
     private readonly services: ServiceClient,
     private readonly outbox: OutboxRelay,
+    private readonly cancels: CancelSignals,
   ) {}
 
   async accept(requests: RunStartRequest[]): Promise<RunStartOutcome[]> {
@@ -36,8 +38,13 @@ export class RunAcceptance {
     // The agents are asked for while a connection is awaited: both waits grow with load, so they overlap.
     // Awaiting both together fails the call as soon as the request fails (the transaction then rolls back).
     const agents = this.agentsOf(requests);
-    const [, { outcomes, created }] = await Promise.all([agents, this.store.transaction((tx) => this.acceptIn(tx, requests, agents))]);
+    const [, { outcomes, created, stopped }] = await Promise.all([
+      agents,
+      this.store.transaction((tx) => this.acceptIn(tx, requests, agents)),
+    ]);
     if (created > 0) this.outbox.kick();
+    // Unfinished runs of a deleted agent whose id a new agent took: their workers stop.
+    for (const runId of stopped) await this.cancels.signal(runId);
     return outcomes;
   }
 
@@ -55,7 +62,7 @@ export class RunAcceptance {
     tx: AcceptanceTransaction,
     requests: RunStartRequest[],
     agentsRequest: Promise<Map<string, AgentStartContext>>,
-  ): Promise<{ outcomes: RunStartOutcome[]; created: number }> {
+  ): Promise<{ outcomes: RunStartOutcome[]; created: number; stopped: string[] }> {
     const agents = await agentsRequest;
     const admitted = new Map<RunStartRequest, Admitted>();
     const refused = new Map<RunStartRequest, DomainError>();
@@ -73,6 +80,15 @@ export class RunAcceptance {
       admitted.set(request, entry);
       if (request.idempotencyKey !== null) byKey.set(request.idempotencyKey, entry);
     }
+    const generations = await tx.claimGenerations(
+      [...admitted.values()].map((a) => ({ agentId: a.agent.agent_id, userId: a.request.userId, generation: a.agent.generation })),
+    );
+    for (const [request, entry] of admitted) {
+      if (!generations.refused.has(entry.agent.agent_id)) continue;
+      admitted.delete(request);
+      refused.set(request, new ResourceNotFoundError('Agent', request.agentId));
+      if (request.idempotencyKey !== null) byKey.delete(request.idempotencyKey);
+    }
     const made = await this.alreadyScheduled(tx, [...byKey.values()]);
     const earlier = await this.claimKeys(tx, [...byKey.values()].filter((a) => !made.has(a.request.idempotencyKey!)));
     for (const [key, claimed] of made) earlier.set(key, claimed);
@@ -89,7 +105,7 @@ export class RunAcceptance {
       }
       return { runId: taken.runId, created: false };
     });
-    return { outcomes, created: fresh.length };
+    return { outcomes, created: fresh.length, stopped: generations.stopped };
   }
 
   /**
@@ -127,6 +143,7 @@ export class RunAcceptance {
       return newRun({
         id: a.runId,
         agentId: a.agent.agent_id,
+        agentGeneration: a.agent.generation,
         userId: a.request.userId,
         userEmail: a.agent.user_email,
         runNumber,
@@ -143,6 +160,10 @@ export class RunAcceptance {
 
 function refusalOf(request: RunStartRequest, agent: AgentStartContext | undefined): DomainError | undefined {
   if (!agent || agent.user_id !== request.userId) return new ResourceNotFoundError('Agent', request.agentId);
+  // A fire of a deleted agent's schedule, while a new agent has its id: that agent never ran it.
+  if (request.agentGeneration !== undefined && request.agentGeneration !== agent.generation) {
+    return new ResourceNotFoundError('Agent', request.agentId);
+  }
   if (request.runMode === 'run' && agent.deployment_state !== 'deployed' && !request.skipDeployCheck) {
     return new ValidationFailedError('The agent is not deployed: complete a build run first (run_mode build)');
   }

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { EventNames, RunQueuedEvent } from '@aas/contracts';
 import { recordEvents } from '@aas/platform';
 import { DataSource, EntityManager } from 'typeorm';
+import { ClaimOutcome, GenerationClaim, claimAgentGenerations } from '../runs/agent-generations';
 import { RunEntity } from '../runs/run.entity';
 import { RUN_ACCEPTANCE } from './run-acceptance-database';
 
@@ -57,6 +58,11 @@ export class AcceptanceTransaction {
       [retried.map((i) => userIds[i]), retried.map((i) => claims[i].key)],
     );
     return new Map(rows.map((row) => [row.key, { key: row.key, agentId: row.agent_id, runId: row.run_id }]));
+  }
+
+  /** Each agent generation takes its id over (deleting an older one's runs), or is refused: runs/agent-generations.ts. */
+  claimGenerations(claims: GenerationClaim[]): Promise<ClaimOutcome> {
+    return claimAgentGenerations(this.manager, claims);
   }
 
   /** The runs already made for these (agent, fire time) pairs, by `scheduledForKey`. */

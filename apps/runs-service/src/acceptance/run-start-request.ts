@@ -19,6 +19,8 @@ export interface RunStartRequest {
    * batch are numbered in this order.
    */
   dueAt?: Date;
+  /** A schedule's fire: the generation of the agent whose schedule fired; another generation's agent is refused (404). */
+  agentGeneration?: number;
 }
 
 /**

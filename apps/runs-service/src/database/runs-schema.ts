@@ -8,6 +8,7 @@ import { RunListTotals1763930000000 } from './migrations/1763930000000-run-list-
 import { IdempotencyKeyNamespaces1764000000000 } from './migrations/1764000000000-idempotency-key-namespaces';
 import { RunsScheduledFor1764000000001 } from './migrations/1764000000001-runs-scheduled-for';
 import { RunTriggers1764000000002 } from './migrations/1764000000002-run-triggers';
+import { AgentGenerations1764200000000 } from './migrations/1764200000000-agent-generations';
 
 export const RUNS_SCHEMA: SchemaDefinition = {
   schema: 'runs',
@@ -21,5 +22,6 @@ export const RUNS_SCHEMA: SchemaDefinition = {
     IdempotencyKeyNamespaces1764000000000,
     RunsScheduledFor1764000000001,
     RunTriggers1764000000002,
+    AgentGenerations1764200000000,
   ],
 };

@@ -8,6 +8,7 @@ import { BuiltinRuntime } from './builtin-runtime';
 import { CancelSignals } from './cancel-signals';
 import { HttpRuntime } from './http-runtime';
 import { RunExecutionProcessor } from './run-execution.processor';
+import { RunEventChannel } from './run-event-channel';
 import { RunExecutor } from './run-executor';
 import { RunMetrics } from './run-metrics';
 import { RunRecorder } from './run-recorder';
@@ -28,9 +29,10 @@ import { RunRecorder } from './run-recorder';
     CancelSignals,
     RunMetrics,
     RunRecorder,
+    RunEventChannel,
     RunExecutor,
     RunExecutionProcessor,
   ],
-  exports: [CancelSignals, RunRecorder],
+  exports: [CancelSignals, RunRecorder, RunEventChannel],
 })
 export class ExecutionModule {}

@@ -43,6 +43,11 @@ export class RunExecutor {
       user_id: run.userId,
       agent_id: run.agentId,
     });
+    // The agent was deleted and a new one took its id: the run is not executed with the new one's instructions.
+    if (run.agentGeneration !== null && Number(run.agentGeneration) !== context.generation) {
+      await this.abandon(run.id, 'its agent was deleted before the run started');
+      return;
+    }
     if ((await this.recorder.apply(run.id, start)) === 'ignored') return;
     await this.drive(run, dispatchFor(run, context));
   }
@@ -96,6 +101,7 @@ export class RunExecutor {
         ...(Array.isArray(line.plan_steps) ? { plan_steps: line.plan_steps } : {}),
         source_type: 'builder',
         source_id: run.id,
+        ...(run.agentGeneration === null ? {} : { agent_generation: Number(run.agentGeneration) }),
       });
     }
     return result;

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { EventNames, RunLifecycleEvent, RunProgressEvent } from '@aas/contracts';
+import { EventNames, RunEventItem, RunLifecycleEvent, RunProgressEvent } from '@aas/contracts';
 import { OutboxRelay, recordEvent } from '@aas/platform';
 import { DataSource, EntityManager } from 'typeorm';
 import { RunEntity } from '../runs/run.entity';
+import { RunEventChannel } from './run-event-channel';
 import { RunMetrics } from './run-metrics';
 import { RunState, RunTransition } from './run-transition';
 
@@ -21,22 +22,25 @@ export class RunRecorder {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly outbox: OutboxRelay,
     private readonly metrics: RunMetrics,
+    private readonly channel: RunEventChannel,
   ) {}
 
   async apply(runId: string, makeTransition: (state: RunState) => RunTransition): Promise<RecordResult> {
     const result = await this.dataSource.transaction(async (manager) => {
       const run = await manager.findOne(RunEntity, { where: { id: runId }, lock: { mode: 'pessimistic_write' } });
-      if (!run || run.isFinished) return { result: 'ignored' as const, status: undefined };
+      if (!run || run.isFinished) return { result: 'ignored' as const, status: undefined, item: undefined };
       const transition = makeTransition(stateOf(run));
-      await this.write(manager, run, transition);
-      return { result: run.isFinished ? ('finished' as const) : ('recorded' as const), status: run.status };
+      const item = await this.write(manager, run, transition);
+      return { result: run.isFinished ? ('finished' as const) : ('recorded' as const), status: run.status, item };
     });
+    if (result.item) this.channel.recorded(runId, result.item, result.result === 'finished');
     if (result.result !== 'ignored') this.outbox.kick();
     if (result.result === 'finished') this.metrics.finished(result.status!);
     return result.result;
   }
 
-  private async write(manager: EntityManager, run: RunEntity, t: RunTransition): Promise<void> {
+  /** Answers the event as the API shows it, to be pushed to live streams once committed. */
+  private async write(manager: EntityManager, run: RunEntity, t: RunTransition): Promise<RunEventItem> {
     const now = new Date();
     const index = Number(run.eventCount);
     const eventJson = JSON.stringify(t.event);
@@ -69,6 +73,7 @@ export class RunRecorder {
     if (agentVisible || index === 0) {
       await recordEvent(manager, EventNames.RunProgress, progressEvent(run, index, t, now));
     }
+    return { event_index: index, recorded_at: now.toISOString(), event: t.event };
   }
 }
 
@@ -87,6 +92,7 @@ function lifecycleEvent(run: RunEntity, t: RunTransition, now: Date): RunLifecyc
     schedule_agent_id: run.scheduleAgentId,
     timestamp: now.toISOString(),
     trigger_depth: run.triggerDepth,
+    agent_generation: generationOf(run),
   };
   if (run.isFinished || run.isPaused) event.summary = run.summary;
   if (t.lifecycle === EventNames.RunCompleted && run.outcome) event.outcome = run.outcome;
@@ -108,8 +114,13 @@ function progressEvent(run: RunEntity, seq: number, t: RunTransition, now: Date)
     policy_type: run.policyType,
     wrote_instructions: run.wroteInstructions,
     at: now.toISOString(),
+    agent_generation: generationOf(run),
   };
   if (t.chatMessage !== undefined) event.last_chat_message = t.chatMessage;
   if (run.runMode === 'build' && run.status === 'completed' && run.outcome === 'success') event.deployed_at = now.toISOString();
   return event;
+}
+
+function generationOf(run: RunEntity): number | null {
+  return run.agentGeneration === null ? null : Number(run.agentGeneration);
 }

@@ -7,7 +7,13 @@ import { eventually } from '../../../../test/support/eventually';
 import { appEnv, isolatedInfra, observerPool } from '../../../../test/support/isolated-infra';
 import { migrateRunsSchema, startRunsService } from '../runs-service.app';
 import { IdempotencyKeyPurge } from './idempotency-key-purge';
-import { PURGE_EVERY_MS, PURGE_IDEMPOTENCY_KEYS_JOB, PURGE_RUN_LIST_TOTALS_JOB, RUNS_MAINTENANCE_QUEUE } from './runs-maintenance.processor';
+import {
+  PURGE_DELETED_AGENT_GENERATIONS_JOB,
+  PURGE_EVERY_MS,
+  PURGE_IDEMPOTENCY_KEYS_JOB,
+  PURGE_RUN_LIST_TOTALS_JOB,
+  RUNS_MAINTENANCE_QUEUE,
+} from './runs-maintenance.processor';
 
 const infra = isolatedInfra();
 const env = appEnv(infra);
@@ -50,16 +56,18 @@ describe('Idempotency key purge', () => {
     expect(await remaining(fresh)).toBe(fresh.length);
   });
 
-  it('is scheduled once, every 10 minutes, however many replicas start (with the run list totals purge)', async () => {
+  it('is scheduled once, every 10 minutes, however many replicas start (with the other purges)', async () => {
     replicas.push(await startRunsService(env));
     const queue = replicas[0].get<Queue>(getQueueToken(RUNS_MAINTENANCE_QUEUE), { strict: false });
     const schedulers = (await queue.getJobSchedulers()).sort((a, b) => (a.key < b.key ? -1 : 1));
     expect(schedulers).toEqual(
-      [PURGE_IDEMPOTENCY_KEYS_JOB, PURGE_RUN_LIST_TOTALS_JOB].map((key) => expect.objectContaining({ key, every: PURGE_EVERY_MS })),
+      [PURGE_DELETED_AGENT_GENERATIONS_JOB, PURGE_IDEMPOTENCY_KEYS_JOB, PURGE_RUN_LIST_TOTALS_JOB].map((key) =>
+        expect.objectContaining({ key, every: PURGE_EVERY_MS }),
+      ),
     );
     // The first purges ran at once; the next ones wait their interval, still one job each after the second replica's start.
     const next = await queue.getDelayed();
-    expect(next.map((job) => job.name).sort()).toEqual([PURGE_IDEMPOTENCY_KEYS_JOB, PURGE_RUN_LIST_TOTALS_JOB]);
+    expect(next.map((job) => job.name).sort()).toEqual([PURGE_DELETED_AGENT_GENERATIONS_JOB, PURGE_IDEMPOTENCY_KEYS_JOB, PURGE_RUN_LIST_TOTALS_JOB]);
     for (const job of next) expect(job.timestamp + job.delay).toBeGreaterThan(Date.now() + PURGE_EVERY_MS - 60_000);
   });
 

@@ -11,6 +11,10 @@ export class RunEntity {
   @Column({ name: 'user_id', type: 'uuid' })
   userId!: string;
 
+  /** The generation of the agent (AgentContext); null for runs accepted before generations existed. */
+  @Column({ name: 'agent_generation', type: 'bigint', nullable: true })
+  agentGeneration!: string | null;
+
   @Column({ name: 'user_email', type: 'text', nullable: true })
   userEmail!: string | null;
 

@@ -1,7 +1,10 @@
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { schedulePeriodicJob } from '@aas/platform';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { Job, Queue } from 'bullmq';
+import { DataSource } from 'typeorm';
+import { purgeDeletedGenerations } from './agent-generations';
 import { IdempotencyKeyPurge } from './idempotency-key-purge';
 import { RunListTotals } from './run-list-totals';
 
@@ -9,6 +12,7 @@ import { RunListTotals } from './run-list-totals';
 export const RUNS_MAINTENANCE_QUEUE = 'runs-maintenance';
 export const PURGE_IDEMPOTENCY_KEYS_JOB = 'purge-idempotency-keys';
 export const PURGE_RUN_LIST_TOTALS_JOB = 'purge-run-list-totals';
+export const PURGE_DELETED_AGENT_GENERATIONS_JOB = 'purge-deleted-agent-generations';
 export const PURGE_EVERY_MS = 10 * 60_000;
 
 /**
@@ -22,6 +26,7 @@ export class RunsMaintenanceProcessor extends WorkerHost implements OnApplicatio
   constructor(
     private readonly idempotencyKeys: IdempotencyKeyPurge,
     private readonly runListTotals: RunListTotals,
+    @InjectDataSource() private readonly dataSource: DataSource,
     @InjectQueue(RUNS_MAINTENANCE_QUEUE) private readonly queue: Queue,
   ) {
     super();
@@ -30,6 +35,7 @@ export class RunsMaintenanceProcessor extends WorkerHost implements OnApplicatio
   async onApplicationBootstrap(): Promise<void> {
     await schedulePeriodicJob(this.queue, PURGE_IDEMPOTENCY_KEYS_JOB, PURGE_EVERY_MS, this.logger);
     await schedulePeriodicJob(this.queue, PURGE_RUN_LIST_TOTALS_JOB, PURGE_EVERY_MS, this.logger);
+    await schedulePeriodicJob(this.queue, PURGE_DELETED_AGENT_GENERATIONS_JOB, PURGE_EVERY_MS, this.logger);
   }
 
   async process(job: Job): Promise<number> {
@@ -41,6 +47,7 @@ export class RunsMaintenanceProcessor extends WorkerHost implements OnApplicatio
       return purged;
     }
     if (job.name === PURGE_RUN_LIST_TOTALS_JOB) return this.runListTotals.purgeStale(stop);
+    if (job.name === PURGE_DELETED_AGENT_GENERATIONS_JOB) return purgeDeletedGenerations(this.dataSource.manager);
     return 0;
   }
 }

@@ -8,6 +8,8 @@ import {
   RunListResponse,
   RunRefMessage,
   RunResponse,
+  RunStreamHeadsMessage,
+  RunStreamHeadsResponse,
   RunsPatterns,
   StartRunMessage,
   StartScheduledRunsMessage,
@@ -46,6 +48,7 @@ export class RunsHandlers {
         trigger: { runKind: 'schedule' as const, scheduleAgentId: fire.agent_id },
         skipDeployCheck: false,
         dueAt: new Date(fire.fire_time),
+        agentGeneration: fire.agent_generation,
       })),
     );
     return {
@@ -68,6 +71,7 @@ export class RunsHandlers {
         goal: start.user_message ?? null,
         trigger: { runKind: start.trigger_kind, scheduleAgentId: null, triggerId: start.trigger_id, depth: start.depth, data: start.data },
         skipDeployCheck: false,
+        agentGeneration: start.agent_generation,
       })),
     );
     return {
@@ -90,6 +94,11 @@ export class RunsHandlers {
   @MessagePattern(RunsPatterns.ListRunEvents)
   events(@Payload() message: RunEventsMessage): Promise<RunEventsResponse> {
     return this.runs.events(message);
+  }
+
+  @MessagePattern(RunsPatterns.RunStreamHeads)
+  streamHeads(@Payload() message: RunStreamHeadsMessage): Promise<RunStreamHeadsResponse> {
+    return this.runs.streamHeads(message);
   }
 
   @MessagePattern(RunsPatterns.CancelRun)

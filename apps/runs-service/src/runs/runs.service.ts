@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
   AgentContext,
+  AgentStartContextsResponse,
   AgentsPatterns,
   ListRunsMessage,
   RUN_EVENTS_DEFAULT_LIMIT,
@@ -10,19 +11,23 @@ import {
   RunEventsMessage,
   RunEventsResponse,
   RunListResponse,
+  RunStreamHeadsMessage,
+  RunStreamHeadsResponse,
   StartRunMessage,
   SuccessResponse,
 } from '@aas/contracts';
 import { ServiceClient } from '@aas/platform';
 import { ConflictError, ResourceNotFoundError } from '@aas/problem-details';
 import { isUUID } from 'class-validator';
-import { Brackets, DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { Brackets, DataSource, In, SelectQueryBuilder } from 'typeorm';
 import { clientIdempotencyKey } from '../acceptance/idempotency-keys';
 import { RunAcceptance } from '../acceptance/run-acceptance.service';
 import { RunTrigger } from '../acceptance/run-trigger';
 import { CancelSignals } from '../execution/cancel-signals';
 import { RunRecorder } from '../execution/run-recorder';
 import { stop } from '../execution/run-transition';
+import { RunEventChannel } from '../execution/run-event-channel';
+import { claimAgentGenerations, heldGeneration } from './agent-generations';
 import { RunEventEntity } from './run-event.entity';
 import { RunEntity } from './run.entity';
 import { toRunDto, toRunEventItem, toRunSummary } from './run.mapper';
@@ -41,6 +46,7 @@ export class RunsService {
     private readonly recorder: RunRecorder,
     private readonly cancels: CancelSignals,
     private readonly runListTotals: RunListTotals,
+    private readonly channel: RunEventChannel,
   ) {}
 
   /**
@@ -67,7 +73,8 @@ export class RunsService {
 
   /** Newest first; `page` is 1-based (0 counts as 1), `page_size` 0 means the default. */
   async list(message: ListRunsMessage): Promise<RunListResponse> {
-    await this.agentContext(message.user_id, message.agent_id);
+    const agent = await this.agentContext(message.user_id, message.agent_id);
+    await this.takeOver(agent, message.user_id);
     const page = Math.max(message.page ?? 1, 1);
     const pageSize = message.page_size || RUN_LIST_DEFAULT_PAGE_SIZE;
     const offset = (page - 1) * pageSize;
@@ -100,12 +107,12 @@ export class RunsService {
   }
 
   async get(userId: string, agentId: string, runId: string): Promise<RunDto> {
-    return toRunDto(await this.find(this.dataSource.manager, userId, agentId, runId));
+    return toRunDto(await this.find(userId, agentId, runId));
   }
 
   /** In index order; `after_index` is exclusive, `limit` 0 or absent means the default. */
   async events(message: RunEventsMessage): Promise<RunEventsResponse> {
-    const run = await this.find(this.dataSource.manager, message.user_id, message.agent_id, message.run_id);
+    const run = await this.find(message.user_id, message.agent_id, message.run_id);
     const query = this.dataSource.manager
       .createQueryBuilder(RunEventEntity, 'e')
       .where('e.run_id = :runId', { runId: run.id })
@@ -118,7 +125,42 @@ export class RunsService {
 
   /** Stops a running run (wherever it executes); a finished run is left as it is, which is not an error. */
   async cancel(userId: string, agentId: string, runId: string, reason: string | null): Promise<SuccessResponse> {
-    const run = await this.find(this.dataSource.manager, userId, agentId, runId);
+    const run = await this.find(userId, agentId, runId);
+    return this.stop(run, reason);
+  }
+
+  /** Deletes a run with its events, cancelling it first if it is still running; its open event streams end. */
+  async delete(userId: string, agentId: string, runId: string): Promise<void> {
+    const run = await this.find(userId, agentId, runId);
+    if (!run.isFinished) await this.stop(run, 'run deleted');
+    await this.dataSource.manager.delete(RunEntity, { id: run.id });
+    this.channel.gone(run.id);
+  }
+
+  /**
+   * Where the runs of a gateway's open event streams stand, in one request to agents-service and one
+   * query: a run that is gone for its caller (deleted, its agent deleted or another generation) is left out.
+   */
+  async streamHeads(message: RunStreamHeadsMessage): Promise<RunStreamHeadsResponse> {
+    const refs = message.runs.filter((r) => isUUID(r.run_id) && isUUID(r.agent_id));
+    if (refs.length === 0) return { runs: [] };
+    const owners = new Map(refs.map((r) => [`${r.agent_id}:${r.user_id}`, { agent_id: r.agent_id, user_id: r.user_id }]));
+    const [{ agents }, rows] = await Promise.all([
+      this.services.request<AgentStartContextsResponse>(AgentsPatterns.GetAgentsForRunStarts, { agents: [...owners.values()] }),
+      this.dataSource.manager.findBy(RunEntity, { id: In(refs.map((r) => r.run_id)) }),
+    ]);
+    const generations = new Map(agents.map((a) => [`${a.agent_id}:${a.user_id}`, a.generation]));
+    const asked = new Map(refs.map((r) => [r.run_id, r]));
+    const live = rows.filter((run) => {
+      const ref = asked.get(run.id);
+      const generation = generations.get(`${run.agentId}:${run.userId}`);
+      if (!ref || ref.agent_id !== run.agentId || ref.user_id !== run.userId || generation === undefined) return false;
+      return run.agentGeneration === null || Number(run.agentGeneration) === generation;
+    });
+    return { runs: live.map((run) => ({ run_id: run.id, event_count: Number(run.eventCount), is_finished: run.isFinished })) };
+  }
+
+  private async stop(run: RunEntity, reason: string | null): Promise<SuccessResponse> {
     const result = await this.recorder.apply(run.id, (state) => stop(state, reason));
     await this.cancels.signal(run.id);
     return result === 'ignored'
@@ -126,11 +168,18 @@ export class RunsService {
       : { success: true, error: null };
   }
 
-  /** Deletes a run with its events, cancelling it first if it is still running. */
-  async delete(userId: string, agentId: string, runId: string): Promise<void> {
-    const run = await this.find(this.dataSource.manager, userId, agentId, runId);
-    if (!run.isFinished) await this.cancel(userId, agentId, runId, 'run deleted');
-    await this.dataSource.manager.delete(RunEntity, { id: run.id });
+  /**
+   * A deleted agent's runs may still be here (its cleanup is asynchronous) when a new agent takes its id:
+   * they are deleted before the new agent's list is read or counted (agent-generations.ts).
+   */
+  private async takeOver(agent: AgentContext, userId: string): Promise<void> {
+    const held = await heldGeneration(this.dataSource.manager, agent.agent_id);
+    if (held === undefined || held === agent.generation) return;
+    if (held > agent.generation) throw new ResourceNotFoundError('Agent', agent.agent_id);
+    const claim = { agentId: agent.agent_id, userId, generation: agent.generation };
+    const { refused, stopped } = await this.dataSource.transaction((manager) => claimAgentGenerations(manager, [claim]));
+    for (const runId of stopped) await this.cancels.signal(runId);
+    if (refused.size > 0) throw new ResourceNotFoundError('Agent', agent.agent_id);
   }
 
   private filtered(message: ListRunsMessage): SelectQueryBuilder<RunEntity> {
@@ -157,10 +206,20 @@ export class RunsService {
     return q;
   }
 
-  private async find(manager: EntityManager, userId: string, agentId: string, runId: string): Promise<RunEntity> {
-    const run =
-      isUUID(runId) && isUUID(agentId) ? await manager.findOneBy(RunEntity, { id: runId, agentId, userId }) : null;
-    if (!run) throw new ResourceNotFoundError('Run', runId);
+  /**
+   * The caller's run of the caller's agent. agents-service, the authority on agents, is asked at the same
+   * time as the run is read: a deleted agent's runs are a 404 at once, and so are runs of an earlier agent
+   * that had the same id (another generation).
+   */
+  private async find(userId: string, agentId: string, runId: string): Promise<RunEntity> {
+    if (!isUUID(runId) || !isUUID(agentId)) throw new ResourceNotFoundError('Run', runId);
+    const [agent, run] = await Promise.all([
+      this.agentContext(userId, agentId),
+      this.dataSource.manager.findOneBy(RunEntity, { id: runId, agentId, userId }),
+    ]);
+    if (!run || (run.agentGeneration !== null && Number(run.agentGeneration) !== agent.generation)) {
+      throw new ResourceNotFoundError('Run', runId);
+    }
     return run;
   }
 

@@ -4,9 +4,16 @@ import { TriggerEntity } from '../triggers/trigger.entity';
 import { CreateSchedules1763890000000 } from './migrations/1763890000000-create-schedules';
 import { ScheduleMisfireAndErrors1764000000000 } from './migrations/1764000000000-schedule-misfire-and-errors';
 import { CreateTriggers1764000000003 } from './migrations/1764000000003-create-triggers';
+import { ScheduleAgentGeneration1764200000000 } from './migrations/1764200000000-schedule-agent-generation';
 
 export const SCHEDULER_SCHEMA: SchemaDefinition = {
   schema: 'scheduler',
   entities: [ScheduleEntity, TriggerEntity, OutboxEventEntity],
-  migrations: [CreateSchedules1763890000000, OutboxRequestId1763910000000, ScheduleMisfireAndErrors1764000000000, CreateTriggers1764000000003],
+  migrations: [
+    CreateSchedules1763890000000,
+    OutboxRequestId1763910000000,
+    ScheduleMisfireAndErrors1764000000000,
+    CreateTriggers1764000000003,
+    ScheduleAgentGeneration1764200000000,
+  ],
 };

@@ -27,15 +27,16 @@ export class RunOutcomeConsumer extends WorkerHost {
   async process(job: Job<RunLifecycleEvent | AgentDeletedEvent>): Promise<void> {
     if (job.name === EventNames.AgentDeleted) {
       const deleted = job.data as AgentDeletedEvent;
-      await this.store.deleteOfAgent(deleted.agent_id);
-      await this.triggers.deleteOfAgent(deleted.user_id, deleted.agent_id);
+      await this.store.deleteOfAgent(deleted.agent_id, deleted.user_id, deleted.generation);
+      await this.triggers.deleteOfAgent(deleted.user_id, deleted.agent_id, deleted.generation);
       return;
     }
     const event = job.data as RunLifecycleEvent;
     await this.eventTriggers.onRunEvent(event);
     if (event.run_kind !== 'schedule' || !event.schedule_agent_id) return;
     const verdict = verdictOf(event);
-    if (verdict) await this.failures.recordRunEnd(event.schedule_agent_id, event.run_id, verdict);
+    // A run of a deleted agent never counts for the schedule of a new agent with its id.
+    if (verdict) await this.failures.recordRunEnd(event.schedule_agent_id, event.run_id, verdict, event.agent_generation ?? null);
   }
 }
 

@@ -28,8 +28,8 @@ export class ScheduleFailures {
   }
 
   /** A scheduled run finished; see ScheduleStore.recordRunEnd. */
-  recordRunEnd(agentId: string, runId: string, verdict: RunEndVerdict): Promise<void> {
-    return this.store.recordRunEnd(agentId, runId, verdict, this.autoPauseAfter());
+  recordRunEnd(agentId: string, runId: string, verdict: RunEndVerdict, agentGeneration: number | null = null): Promise<void> {
+    return this.store.recordRunEnd(agentId, runId, verdict, this.autoPauseAfter(), agentGeneration);
   }
 
   private autoPauseAfter(): number {

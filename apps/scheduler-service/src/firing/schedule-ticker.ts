@@ -97,7 +97,14 @@ export class ScheduleTicker implements OnModuleInit, OnApplicationShutdown {
 
   private async apply(manager: EntityManager, decisions: TickDecision[]): Promise<TickResult> {
     const fires = decisions.flatMap(({ schedule, plan }) =>
-      plan.fires.map((time): ScheduleFireEvent => ({ agent_id: schedule.agentId, user_id: schedule.userId, fire_time: time.toISOString() })),
+      plan.fires.map(
+        (time): ScheduleFireEvent => ({
+          agent_id: schedule.agentId,
+          user_id: schedule.userId,
+          fire_time: time.toISOString(),
+          agent_generation: schedule.agentGeneration === null ? null : Number(schedule.agentGeneration),
+        }),
+      ),
     );
     const errors = decisions.filter((d) => d.error !== undefined).map((d) => ({ agentId: d.schedule.agentId, error: d.error! }));
     await this.store.advance(manager, decisions.map((d) => ({ agentId: d.schedule.agentId, next: d.plan.next })));

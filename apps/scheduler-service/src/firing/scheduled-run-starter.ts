@@ -32,12 +32,14 @@ export class ScheduledRunStarter {
   async start(fires: ScheduleFireEvent[]): Promise<void> {
     const found = await this.store.findByAgents(fires.map((f) => f.agent_id));
     const schedules = new Map(found.map((s) => [s.agentId, s]));
-    const active = fires.filter((f) => schedules.get(f.agent_id)?.paused === false);
+    // A fire of a deleted agent's schedule, replaced since by a new agent's with the same id, counts as deleted.
+    const current = fires.filter((f) => schedules.has(f.agent_id) && sameGeneration(f, schedules.get(f.agent_id)!));
+    const active = current.filter((f) => !schedules.get(f.agent_id)!.paused);
     const due = await this.withoutOverlaps(active, schedules);
-    const { outcomes, acceptedAt } = await this.startRuns(due);
+    const { outcomes, acceptedAt } = await this.startRuns(due, schedules);
     // Counted once the whole batch is handled: a batch that fails, even after runs-service answered, fails
     // its jobs (counted by the processor as retried, or failed after the last attempt) and is counted again when retried, never also as started.
-    const deleted = fires.filter((f) => !schedules.has(f.agent_id)).length;
+    const deleted = fires.length - current.length;
     this.metrics.count('skipped_deleted', deleted);
     this.metrics.count('skipped_paused', fires.length - active.length - deleted);
     this.metrics.count('skipped_overlap', active.length - due.length);
@@ -46,10 +48,10 @@ export class ScheduledRunStarter {
   }
 
   /** Asks runs-service for the runs of the due fires (stored when it answers, at `acceptedAt`) and updates their schedules. */
-  private async startRuns(due: ScheduleFireEvent[]): Promise<{ outcomes: ScheduledRunOutcome[]; acceptedAt: number }> {
+  private async startRuns(due: ScheduleFireEvent[], schedules: Map<string, ScheduleEntity>): Promise<{ outcomes: ScheduledRunOutcome[]; acceptedAt: number }> {
     if (due.length === 0) return { outcomes: [], acceptedAt: Date.now() };
     const { outcomes } = await this.services.request<StartScheduledRunsResponse>(RunsPatterns.StartScheduledRuns, {
-      fires: due.map(toStartMessage),
+      fires: due.map((fire) => toStartMessage(fire, schedules.get(fire.agent_id)!)),
     });
     const acceptedAt = Date.now();
     await this.store.recordActiveRuns(outcomes.filter(isStarted).map((o) => ({ agentId: o.agent_id, runId: o.run_id })));
@@ -98,6 +100,14 @@ function refusalText(outcome: Extract<ScheduledRunOutcome, { refused: unknown }>
 }
 
 /** Only the fields runs-service takes: a job written by another version may carry more. */
-function toStartMessage(fire: ScheduleFireEvent): StartScheduledRunMessage {
-  return { user_id: fire.user_id, agent_id: fire.agent_id, fire_time: fire.fire_time };
+function toStartMessage(fire: ScheduleFireEvent, schedule: ScheduleEntity): StartScheduledRunMessage {
+  const message: StartScheduledRunMessage = { user_id: fire.user_id, agent_id: fire.agent_id, fire_time: fire.fire_time };
+  if (schedule.agentGeneration !== null) message.agent_generation = Number(schedule.agentGeneration);
+  return message;
+}
+
+/** A fire recorded before generations existed has none, and is taken as the schedule's. */
+function sameGeneration(fire: ScheduleFireEvent, schedule: ScheduleEntity): boolean {
+  const fired = fire.agent_generation ?? null;
+  return fired === null || schedule.agentGeneration === null || Number(schedule.agentGeneration) === fired;
 }

@@ -45,7 +45,12 @@ export class ScheduleBackfill {
     }
     if (times.length === 0) return { runs: [] };
     const { outcomes } = await this.services.request<StartScheduledRunsResponse>(RunsPatterns.StartScheduledRuns, {
-      fires: times.map((time) => ({ user_id: message.user_id, agent_id: message.agent_id, fire_time: time.toISOString() })),
+      fires: times.map((time) => ({
+        user_id: message.user_id,
+        agent_id: message.agent_id,
+        fire_time: time.toISOString(),
+        ...(schedule.agentGeneration === null ? {} : { agent_generation: Number(schedule.agentGeneration) }),
+      })),
     });
     const refused = outcomes.find((o) => 'refused' in o);
     // Every fire of one agent is refused for the same reason (not deployed, gone): the request is refused.

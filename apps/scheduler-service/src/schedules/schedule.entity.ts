@@ -10,6 +10,10 @@ export class ScheduleEntity {
   @Column({ name: 'user_id', type: 'uuid' })
   userId!: string;
 
+  /** The generation of the agent it belongs to (AgentContext.generation); null when set by an earlier version. */
+  @Column({ name: 'agent_generation', type: 'bigint', nullable: true })
+  agentGeneration!: string | null;
+
   @Column({ type: 'text' })
   cron!: string;
 

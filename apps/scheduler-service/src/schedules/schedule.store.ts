@@ -6,6 +6,7 @@ import { ScheduleEntity } from './schedule.entity';
 
 export interface ScheduleValues {
   agentId: string;
+  agentGeneration: number;
   userId: string;
   cron: string;
   timezone: string | null;
@@ -47,10 +48,12 @@ export class ScheduleStore {
   /** Sets or replaces the agent's one schedule; it starts active with a clean failure count and no error. */
   async upsert(values: ScheduleValues): Promise<void> {
     await this.dataSource.query(
-      `INSERT INTO schedules (agent_id, user_id, cron, timezone, overlap, misfire, catch_up_window_seconds, next_run_at, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now(), now())
+      `INSERT INTO schedules (agent_id, user_id, cron, timezone, overlap, misfire, catch_up_window_seconds, next_run_at, agent_generation, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now(), now())
        ON CONFLICT (agent_id) DO UPDATE SET
          cron = $3, timezone = $4, overlap = $5, misfire = $6, catch_up_window_seconds = $7, next_run_at = $8,
+         user_id = $2, agent_generation = $9,
+         active_run_id = CASE WHEN schedules.agent_generation IS DISTINCT FROM $9 THEN NULL ELSE schedules.active_run_id END,
          updated_at = now(), paused = false, auto_paused = false, consecutive_failures = 0,
          last_error = NULL, last_error_at = NULL`,
       [
@@ -62,6 +65,7 @@ export class ScheduleStore {
         values.misfire,
         values.catchUpWindowSeconds,
         values.nextRunAt,
+        values.agentGeneration,
       ],
     );
   }
@@ -70,8 +74,16 @@ export class ScheduleStore {
     await this.dataSource.manager.delete(ScheduleEntity, { agentId, userId });
   }
 
-  async deleteOfAgent(agentId: string): Promise<void> {
-    await this.dataSource.manager.delete(ScheduleEntity, { agentId });
+  /**
+   * agent.deleted: the schedule of that agent generation or an older one, never one a new agent with
+   * the id has set since. An event of an earlier version (no generation) deletes the user's schedule of the agent.
+   */
+  async deleteOfAgent(agentId: string, userId: string, generation: number | undefined): Promise<void> {
+    await this.dataSource.query(
+      `DELETE FROM schedules WHERE agent_id = $1 AND user_id = $2
+          AND ($3::bigint IS NULL OR agent_generation IS NULL OR agent_generation <= $3)`,
+      [agentId, userId, generation ?? null],
+    );
   }
 
   async pause(userId: string, agentId: string): Promise<void> {
@@ -143,7 +155,13 @@ export class ScheduleStore {
    * A scheduled run ended: failure adds one, success resets, neither leaves the
    * count; the schedule forgets the run if it is the one recorded as unfinished.
    */
-  async recordRunEnd(agentId: string, runId: string, verdict: 'failure' | 'success' | 'neither', autoPauseAfter: number): Promise<void> {
+  async recordRunEnd(
+    agentId: string,
+    runId: string,
+    verdict: 'failure' | 'success' | 'neither',
+    autoPauseAfter: number,
+    agentGeneration: number | null = null,
+  ): Promise<void> {
     await this.dataSource.query(
       `UPDATE schedules SET
          consecutive_failures = CASE $3::text WHEN 'failure' THEN consecutive_failures + 1
@@ -152,8 +170,8 @@ export class ScheduleStore {
          auto_paused = auto_paused OR ($3::text = 'failure' AND consecutive_failures + 1 >= $4),
          active_run_id = CASE WHEN active_run_id = $2::uuid THEN NULL ELSE active_run_id END,
          updated_at = now()
-       WHERE agent_id = $1`,
-      [agentId, runId, verdict, autoPauseAfter],
+       WHERE agent_id = $1 AND ($5::bigint IS NULL OR agent_generation IS NULL OR agent_generation = $5)`,
+      [agentId, runId, verdict, autoPauseAfter, agentGeneration],
     );
   }
 

@@ -8,6 +8,7 @@ import {
   ScheduleDto,
   SuccessResponse,
 } from '@aas/contracts';
+import { isUUID } from 'class-validator';
 import { ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
 import { OwnedAgents } from '../agents/owned-agents';
 import { CronExpressionError, CronSchedule, parseCronSchedule } from '../cron/cron-schedule';
@@ -28,14 +29,13 @@ export class SchedulesService {
   ) {}
 
   async get(userId: string, agentId: string): Promise<ScheduleDto | null> {
-    await this.agent(userId, agentId);
-    const schedule = await this.store.findOwned(userId, agentId);
+    const schedule = await this.owned(userId, agentId);
     return schedule ? toScheduleDto(schedule, scheduleTimes(this.crons, schedule)) : null;
   }
 
   /** Parsed expressions come from the cache, and the list yields between slices: many schedules never block the loop. */
   async list(userId: string): Promise<ScheduleDto[]> {
-    const schedules = await this.store.listOwned(userId);
+    const schedules = await this.ofExistingAgents(userId, await this.store.listOwned(userId));
     const now = new Date();
     return mapInSlices(schedules, (s) => toScheduleDto(s, scheduleTimes(this.crons, s, now)));
   }
@@ -68,6 +68,7 @@ export class SchedulesService {
     if (next === null) throw neverFiresAgain(message.cron);
     await this.store.upsert({
       agentId: agent.agent_id,
+      agentGeneration: agent.generation,
       userId: message.user_id,
       cron: message.cron.trim(),
       timezone,
@@ -104,13 +105,35 @@ export class SchedulesService {
 
   /** The caller's schedule of the caller's agent, or a 404. */
   async existing(userId: string, agentId: string): Promise<ScheduleEntity> {
-    await this.agent(userId, agentId);
-    const schedule = await this.store.findOwned(userId, agentId);
+    const schedule = await this.owned(userId, agentId);
     if (!schedule) throw new ResourceNotFoundError('Schedule of agent', agentId);
     return schedule;
   }
 
-  private agent(userId: string, agentId: string): Promise<AgentContext> {
+  /**
+   * The schedule of the caller's agent (a 404 when the agent is not the caller's, or deleted); agents-service is
+   * asked while the schedule is read. A schedule of an earlier agent with the same id (another generation, whose
+   * cleanup has not run yet) is not this agent's.
+   */
+  private async owned(userId: string, agentId: string): Promise<ScheduleEntity | null> {
+    // A path id that is no uuid names no agent (and would not be a valid query parameter).
+    if (!isUUID(agentId)) throw new ResourceNotFoundError('Agent', agentId);
+    const [agent, schedule] = await Promise.all([this.agent(userId, agentId), this.store.findOwned(userId, agentId)]);
+    if (!schedule || (schedule.agentGeneration !== null && Number(schedule.agentGeneration) !== agent.generation)) return null;
+    return schedule;
+  }
+
+  /** Drops the schedules of agents that are gone (deleted, their cleanup not run yet) or of an earlier generation. */
+  private async ofExistingAgents(userId: string, schedules: ScheduleEntity[]): Promise<ScheduleEntity[]> {
+    const generations = await this.agents.generationsOf(userId, schedules.map((s) => s.agentId));
+    return schedules.filter((s) => {
+      const generation = generations.get(s.agentId);
+      return generation !== undefined && (s.agentGeneration === null || Number(s.agentGeneration) === generation);
+    });
+  }
+
+  /** The caller's agent (a 404 otherwise), asked of agents-service, which owns agents. */
+  agent(userId: string, agentId: string): Promise<AgentContext> {
     return this.agents.get(userId, agentId);
   }
 

@@ -27,7 +27,7 @@ export class EventTriggers {
 
   async onRunEvent(event: RunLifecycleEvent): Promise<void> {
     if (!isSourceEvent(event.event)) return;
-    const triggers = await this.store.activeFollowing(event.user_id, event.agent_id, event.event);
+    const triggers = await this.store.activeFollowing(event.user_id, event.agent_id, event.agent_generation ?? null, event.event);
     if (triggers.length === 0) return;
     const depth = (event.trigger_depth ?? 0) + 1;
     const maxDepth = this.config.get('TRIGGER_MAX_DEPTH', { infer: true });
@@ -62,6 +62,7 @@ function startOf(trigger: TriggerEntity, event: RunLifecycleEvent, depth: number
     agent_id: trigger.agentId,
     trigger_id: trigger.id,
     trigger_kind: 'event',
+    agent_generation: Number(trigger.agentGeneration),
     delivery_key: `run:${event.run_id}:${event.event}`,
     user_message: renderMessage(trigger.messageTemplate, { source_run: sourceRun, trigger: { id: trigger.id, name: trigger.name, kind: trigger.kind } }),
     depth,

@@ -44,12 +44,15 @@ export class InboundHooksService {
         agent_id: trigger.agentId,
         trigger_id: trigger.id,
         trigger_kind: 'webhook',
+        agent_generation: Number(trigger.agentGeneration),
         delivery_key: deliveryKey(message.headers),
         user_message: userMessage,
         depth: 0,
         data: { payload, headers: message.headers },
       },
     ]);
+    // The agent gone (or its id taken by a new agent): the same 404 as any unknown endpoint, naming no agent.
+    if ('refused' in outcome && outcome.refused.status === 404) throw new ResourceNotFoundError('Inbound endpoint', message.trigger_id);
     if ('refused' in outcome) throw new RemoteProblemError(outcome.refused);
     if (outcome.created) await this.store.recordStarted([trigger.id]);
     return { run_id: outcome.run_id };

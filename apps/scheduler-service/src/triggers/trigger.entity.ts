@@ -10,6 +10,10 @@ export class TriggerEntity {
   @Column({ name: 'agent_id', type: 'uuid' })
   agentId!: string;
 
+  /** The generation of its agent (AgentContext.generation): a new agent that takes a deleted one's id never gets its triggers. */
+  @Column({ name: 'agent_generation', type: 'bigint' })
+  agentGeneration!: string;
+
   @Column({ name: 'user_id', type: 'uuid' })
   userId!: string;
 
@@ -40,6 +44,9 @@ export class TriggerEntity {
   /** event: the agent whose run ends start this one (always the same user's). */
   @Column({ name: 'source_agent_id', type: 'uuid', nullable: true })
   sourceAgentId!: string | null;
+
+  @Column({ name: 'source_agent_generation', type: 'bigint', nullable: true })
+  sourceAgentGeneration!: string | null;
 
   @Column({ type: 'text', array: true, nullable: true })
   events!: TriggerSourceEvent[] | null;

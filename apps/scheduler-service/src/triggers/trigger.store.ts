@@ -21,8 +21,11 @@ export class TriggerStore {
     return this.dataSource.manager.findOneBy(TriggerEntity, { id: triggerId, kind: 'webhook' });
   }
 
-  /** The active event triggers a run end of `sourceAgentId` starts (always the same user's). */
-  activeFollowing(userId: string, sourceAgentId: string, event: TriggerSourceEvent): Promise<TriggerEntity[]> {
+  /**
+   * The active event triggers a run end of `sourceAgentId` starts (always the same user's), following
+   * that generation of the source (a run of an earlier agent with the id starts nothing).
+   */
+  activeFollowing(userId: string, sourceAgentId: string, sourceGeneration: number | null, event: TriggerSourceEvent): Promise<TriggerEntity[]> {
     return this.dataSource.manager
       .createQueryBuilder(TriggerEntity, 't')
       .where(`t.kind = 'event' AND t.status = 'active' AND t.source_agent_id = :source AND t.user_id = :user AND :event = ANY(t.events)`, {
@@ -30,6 +33,7 @@ export class TriggerStore {
         user: userId,
         event,
       })
+      .andWhere('(CAST(:generation AS bigint) IS NULL OR t.source_agent_generation = :generation)', { generation: sourceGeneration })
       .getMany();
   }
 
@@ -61,9 +65,17 @@ export class TriggerStore {
     await this.dataSource.manager.delete(TriggerEntity, { id: trigger.id });
   }
 
-  /** A deleted agent's triggers, and the event triggers that followed it (they could never start again). */
-  async deleteOfAgent(userId: string, agentId: string): Promise<void> {
-    await this.dataSource.query(`DELETE FROM triggers WHERE user_id = $1 AND (agent_id = $2 OR source_agent_id = $2)`, [userId, agentId]);
+  /**
+   * A deleted agent's triggers, and the event triggers that followed it (they could never start again),
+   * of the deleted generation or older: a new agent that took the id keeps its own.
+   */
+  async deleteOfAgent(userId: string, agentId: string, generation: number | undefined): Promise<void> {
+    await this.dataSource.query(
+      `DELETE FROM triggers WHERE user_id = $1
+          AND ((agent_id = $2 AND ($3::bigint IS NULL OR agent_generation <= $3))
+            OR (source_agent_id = $2 AND ($3::bigint IS NULL OR source_agent_generation <= $3)))`,
+      [userId, agentId, generation ?? null],
+    );
   }
 
   async recordStarted(triggerIds: string[]): Promise<void> {

@@ -32,8 +32,9 @@ export class TriggersService {
   ) {}
 
   async list(userId: string, agentId: string): Promise<TriggerDto[]> {
-    await this.agents.get(userId, agentId);
-    return (await this.store.listOfAgent(userId, agentId)).map(toTriggerDto);
+    const agent = await this.agents.get(userId, agentId);
+    const triggers = await this.store.listOfAgent(userId, agentId);
+    return triggers.filter((t) => Number(t.agentGeneration) === agent.generation).map(toTriggerDto);
   }
 
   async get(userId: string, agentId: string, triggerId: string): Promise<TriggerDto> {
@@ -44,11 +45,12 @@ export class TriggersService {
     const agent = await this.agents.get(message.user_id, message.agent_id);
     const forbidden = message.kind === 'webhook' ? EVENT_ONLY : WEBHOOK_ONLY;
     refuseFields(message, forbidden, message.kind);
+    let sourceGeneration: number | null = null;
     if (message.kind === 'event') {
       if (!message.source_agent_id || !message.events) {
         throw invalid(message.source_agent_id ? 'events' : 'source_agent_id', 'An event trigger needs source_agent_id and events');
       }
-      await this.checkSource(message.user_id, message.source_agent_id);
+      sourceGeneration = await this.sourceGeneration(message.user_id, message.source_agent_id);
     }
     if (message.message_template !== undefined) checkedTemplate(message.message_template);
     const now = new Date();
@@ -56,6 +58,7 @@ export class TriggersService {
     const trigger = Object.assign(new TriggerEntity(), {
       id: randomUUID(),
       agentId: agent.agent_id,
+      agentGeneration: String(agent.generation),
       userId: message.user_id,
       kind: message.kind,
       name: message.name ?? '',
@@ -65,6 +68,7 @@ export class TriggersService {
       tokenHash: credentials ? hashTriggerToken(credentials.token) : null,
       secretSealed: credentials ? this.secrets.seal(credentials.secret) : null,
       sourceAgentId: message.source_agent_id ?? null,
+      sourceAgentGeneration: sourceGeneration === null ? null : String(sourceGeneration),
       events: message.events ?? null,
       lastTriggeredAt: null,
       lastError: null,
@@ -87,14 +91,16 @@ export class TriggersService {
   async update(message: UpdateTriggerMessage): Promise<TriggerDto> {
     const trigger = await this.existing(message.user_id, message.agent_id, message.trigger_id);
     refuseFields(message, trigger.kind === 'webhook' ? EVENT_ONLY : WEBHOOK_ONLY, trigger.kind);
-    if (message.source_agent_id !== undefined) await this.checkSource(message.user_id, message.source_agent_id);
-    if (typeof message.message_template === 'string') checkedTemplate(message.message_template);
     const changes: Partial<TriggerEntity> = {};
+    if (message.source_agent_id !== undefined) {
+      changes.sourceAgentId = message.source_agent_id;
+      changes.sourceAgentGeneration = String(await this.sourceGeneration(message.user_id, message.source_agent_id));
+    }
+    if (typeof message.message_template === 'string') checkedTemplate(message.message_template);
     if (message.name !== undefined) changes.name = message.name;
     if (message.status !== undefined) changes.status = message.status;
     if (message.message_template !== undefined) changes.messageTemplate = message.message_template;
     if (message.verification !== undefined) changes.verification = message.verification;
-    if (message.source_agent_id !== undefined) changes.sourceAgentId = message.source_agent_id;
     if (message.events !== undefined) changes.events = message.events;
     await this.store.update(trigger, changes);
     return toTriggerDto(Object.assign(trigger, changes, { updatedAt: new Date() }));
@@ -114,18 +120,21 @@ export class TriggersService {
     return { trigger: toTriggerDto(Object.assign(trigger, changes, { updatedAt: new Date() })), ...credentials };
   }
 
-  /** The caller's trigger of the caller's agent, or a 404 (the same for another user's). */
+  /**
+   * The caller's trigger of the caller's agent, or a 404 (the same for another user's, and for a trigger of
+   * an earlier agent with this id whose cleanup has not run yet).
+   */
   private async existing(userId: string, agentId: string, triggerId: string): Promise<TriggerEntity> {
-    await this.agents.get(userId, agentId);
+    const agent = await this.agents.get(userId, agentId);
     const trigger = isUUID(triggerId) ? await this.store.findOwned(userId, agentId, triggerId) : null;
-    if (!trigger) throw new ResourceNotFoundError('Trigger', triggerId);
+    if (!trigger || Number(trigger.agentGeneration) !== agent.generation) throw new ResourceNotFoundError('Trigger', triggerId);
     return trigger;
   }
 
-  /** The source of an event trigger must be the caller's agent; another user's reads as unknown. */
-  private async checkSource(userId: string, sourceAgentId: string): Promise<void> {
+  /** The source of an event trigger must be the caller's agent (another user's reads as unknown); its generation. */
+  private async sourceGeneration(userId: string, sourceAgentId: string): Promise<number> {
     try {
-      await this.agents.get(userId, sourceAgentId);
+      return (await this.agents.get(userId, sourceAgentId)).generation;
     } catch (error) {
       if (error instanceof RemoteProblemError && error.problem.status === 404) {
         throw invalid('source_agent_id', `source_agent_id ${sourceAgentId} names no agent of yours`);

@@ -4,7 +4,6 @@ import { AgentDeletedEvent, EventNames, QueueNames, RunLifecycleEvent } from '@a
 import { InJobRequestContext } from '@aas/platform';
 import { Job, Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
-import { WebhookEntity } from '../subscriptions/webhook.entity';
 import { deliveryJob } from './delivery-job';
 import { webhookBody } from './webhook-body';
 
@@ -25,7 +24,13 @@ export class WebhookEventsConsumer extends WorkerHost {
   @InJobRequestContext()
   async process(job: Job<RunLifecycleEvent | AgentDeletedEvent>): Promise<void> {
     if (job.name === EventNames.AgentDeleted) {
-      await this.dataSource.manager.delete(WebhookEntity, { agentId: job.data.agent_id });
+      // That agent generation's webhooks (or older ones'), never those of a new agent that took the id.
+      const deleted = job.data as AgentDeletedEvent;
+      await this.dataSource.query(
+        `DELETE FROM webhooks WHERE agent_id = $1 AND user_id = $2
+            AND ($3::bigint IS NULL OR agent_generation IS NULL OR agent_generation <= $3)`,
+        [deleted.agent_id, deleted.user_id, deleted.generation ?? null],
+      );
       return;
     }
     const event = job.data as RunLifecycleEvent;
@@ -36,6 +41,7 @@ export class WebhookEventsConsumer extends WorkerHost {
       `WITH created AS (
          INSERT INTO deliveries (webhook_id, source_event_id, event, body)
          SELECT id, $2, $3, $4 FROM webhooks WHERE agent_id = $1 AND status = 'active' AND $3 = ANY(events)
+            AND ($5::bigint IS NULL OR agent_generation IS NULL OR agent_generation = $5)
          ON CONFLICT (webhook_id, source_event_id) DO NOTHING
          RETURNING id
        )
@@ -43,7 +49,7 @@ export class WebhookEventsConsumer extends WorkerHost {
        UNION ALL
        SELECT d.id FROM webhooks w JOIN deliveries d ON d.webhook_id = w.id AND d.source_event_id = $2
         WHERE w.agent_id = $1 AND d.status = 'pending'`,
-      [event.agent_id, sourceEventId, event.event, webhookBody(event)],
+      [event.agent_id, sourceEventId, event.event, webhookBody(event), event.agent_generation ?? null],
     );
     await this.deliveries.addBulk(pending.map((d) => deliveryJob(d.id)));
   }

@@ -29,12 +29,12 @@ export class SubscriptionsService {
   ) {}
 
   async list(userId: string, agentId: string): Promise<WebhookDto[]> {
-    await this.agent(userId, agentId);
-    const webhooks = await this.dataSource.manager.find(WebhookEntity, {
-      where: { agentId, userId },
-      order: { createdAt: 'ASC', id: 'ASC' },
-    });
-    return webhooks.map(toWebhookDto);
+    if (!isUUID(agentId)) throw new ResourceNotFoundError('Agent', agentId);
+    const [agent, webhooks] = await Promise.all([
+      this.agent(userId, agentId),
+      this.dataSource.manager.find(WebhookEntity, { where: { agentId, userId }, order: { createdAt: 'ASC', id: 'ASC' } }),
+    ]);
+    return webhooks.filter((w) => ofGeneration(w, agent.generation)).map(toWebhookDto);
   }
 
   /** The signing secret is returned here once and kept only encrypted. At most QUOTA_WEBHOOKS_PER_AGENT per agent. */
@@ -44,10 +44,11 @@ export class SubscriptionsService {
     const secret = generateSigningSecret();
     const now = new Date();
     const webhook = await this.dataSource.transaction(async (manager) => {
-      await this.reserveSlot(manager, agent.agent_id);
+      await this.reserveSlot(manager, agent.agent_id, agent.generation);
       return manager.save(
         manager.create(WebhookEntity, {
           agentId: agent.agent_id,
+          agentGeneration: String(agent.generation),
           userId: message.user_id,
           url,
           events: message.events,
@@ -81,12 +82,17 @@ export class SubscriptionsService {
     await this.dataSource.manager.delete(WebhookEntity, { id: webhook.id });
   }
 
+  /**
+   * The caller's webhook of the caller's agent. agents-service, the authority on agents, is asked while the
+   * webhook is read: a deleted agent's webhooks are a 404 at once, and so are an earlier agent's with the same id.
+   */
   async find(userId: string, agentId: string, webhookId: string): Promise<WebhookEntity> {
-    const webhook =
-      isUUID(webhookId) && isUUID(agentId)
-        ? await this.dataSource.manager.findOneBy(WebhookEntity, { id: webhookId, agentId, userId })
-        : null;
-    if (!webhook) throw new ResourceNotFoundError('Webhook', webhookId);
+    if (!isUUID(webhookId) || !isUUID(agentId)) throw new ResourceNotFoundError('Webhook', webhookId);
+    const [agent, webhook] = await Promise.all([
+      this.agent(userId, agentId),
+      this.dataSource.manager.findOneBy(WebhookEntity, { id: webhookId, agentId, userId }),
+    ]);
+    if (!webhook || !ofGeneration(webhook, agent.generation)) throw new ResourceNotFoundError('Webhook', webhookId);
     return webhook;
   }
 
@@ -94,13 +100,14 @@ export class SubscriptionsService {
    * The agent's row lives in agents-service, so a transaction-scoped advisory lock on the agent id
    * stands in for it: creations for one agent are serialised, and two can never both take the last slot.
    */
-  private async reserveSlot(manager: EntityManager, agentId: string): Promise<void> {
+  private async reserveSlot(manager: EntityManager, agentId: string, generation: number): Promise<void> {
     const limit = this.config.get('QUOTA_WEBHOOKS_PER_AGENT', { infer: true });
     if (limit === 0) return;
     await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`webhooks:agent:${agentId}`]);
     const [{ held }]: { held: number }[] = await manager.query(
-      'SELECT count(*)::int AS held FROM (SELECT 1 FROM webhooks WHERE agent_id = $1 LIMIT $2) counted',
-      [agentId, limit],
+      `SELECT count(*)::int AS held FROM (
+         SELECT 1 FROM webhooks WHERE agent_id = $1 AND (agent_generation IS NULL OR agent_generation = $3) LIMIT $2) counted`,
+      [agentId, limit, generation],
     );
     if (held >= limit) {
       throw new QuotaExceededError(
@@ -124,4 +131,9 @@ function validUrl(url: string): string {
     const message = `url: ${(error as Error).message}`;
     throw new ValidationFailedError(message, [{ field: 'url', message }]);
   }
+}
+
+/** A webhook made before generations existed has none, and is taken as the agent's. */
+function ofGeneration(webhook: WebhookEntity, generation: number): boolean {
+  return webhook.agentGeneration === null || Number(webhook.agentGeneration) === generation;
 }

@@ -1,4 +1,5 @@
 import { IntersectionType } from '@nestjs/swagger';
+import { IsInt, IsOptional, Min } from 'class-validator';
 import { CreateAgentRequest, ListAgentsQuery, MoveAgentRequest } from '../dto/agents.dto';
 import { InstructionHistoryQuery, PutInstructionsRequest } from '../dto/instructions.dto';
 import { CreateWorkspaceRequest, ReorderWorkspacesRequest, UpdateWorkspaceRequest } from '../dto/workspaces.dto';
@@ -13,5 +14,11 @@ export class CreateWorkspaceMessage extends IntersectionType(CreateWorkspaceRequ
 export class UpdateWorkspaceMessage extends IntersectionType(UpdateWorkspaceRequest, WorkspaceScopedMessage) {}
 export class WorkspaceRefMessage extends WorkspaceScopedMessage {}
 export class ReorderWorkspacesMessage extends IntersectionType(ReorderWorkspacesRequest, UserScopedMessage) {}
-export class PutInstructionsMessage extends IntersectionType(PutInstructionsRequest, AgentScopedMessage) {}
+export class PutInstructionsMessage extends IntersectionType(PutInstructionsRequest, AgentScopedMessage) {
+  /** Set by a build run (runs-service): written only if the agent is still that generation (AgentContext). */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  agent_generation?: number;
+}
 export class InstructionHistoryMessage extends IntersectionType(InstructionHistoryQuery, AgentScopedMessage) {}

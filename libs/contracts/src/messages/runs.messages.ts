@@ -19,8 +19,15 @@ export class RunEventsMessage extends IntersectionType(RunEventsQuery, RunScoped
 /** runs-service asks agents-service for what a run needs of its agent. */
 export class AgentContextMessage extends AgentScopedMessage {}
 
+/**
+ * An agent's generation tells apart two agents that had the same id one after the other (an id may be
+ * chosen by the client, so a deleted agent's id can be taken again): it is the agent row's insertion
+ * sequence, larger for every new row. Records other services keep of an agent carry it, so neither the
+ * old agent's cleanup nor its late events touch the new one.
+ */
 export interface AgentContext {
   agent_id: string;
+  generation: number;
   user_email: string;
   deployment_state: 'deployed' | 'not_deployed';
   /** `plan_steps` is always an array, empty when the instructions have none (runtime-protocol.md). */
@@ -51,6 +58,7 @@ export class AgentStartContextsMessage {
 /** What starting a run needs of its agent; the instructions are read when the run executes. */
 export interface AgentStartContext {
   agent_id: string;
+  generation: number;
   user_id: string;
   user_email: string;
   deployment_state: 'deployed' | 'not_deployed';

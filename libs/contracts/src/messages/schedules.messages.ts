@@ -1,6 +1,6 @@
 import { IntersectionType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsISO8601, IsUUID, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsISO8601, IsInt, IsOptional, IsUUID, Min, ValidateNested } from 'class-validator';
 import { ProblemDetailDto } from '../dto/problem-detail.dto';
 import { BackfillScheduleRequest, PreviewScheduleRequest, PutScheduleRequest } from '../dto/schedules.dto';
 import { RUN_START_BATCH_MAX } from './runs.messages';
@@ -20,6 +20,12 @@ export class StartScheduledRunMessage {
 
   @IsISO8601({ strict: true })
   fire_time!: string;
+
+  /** The generation of the agent whose schedule fired: a fire of a deleted agent's schedule never starts a run of a new agent with its id. */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  agent_generation?: number;
 }
 
 /** scheduler-service → runs-service: the runs of many fires; each fire is started or refused on its own. */

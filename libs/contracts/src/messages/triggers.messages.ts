@@ -73,6 +73,11 @@ export class TriggeredRunStart {
   @IsIn(TRIGGER_KINDS)
   trigger_kind!: TriggerKind;
 
+  /** The generation of the agent the trigger was made for: a new agent that took its id is not started. */
+  @IsInt()
+  @Min(0)
+  agent_generation!: number;
+
   /** What makes the start unique for its trigger: the delivery id of an inbound call, or the source run of an event. */
   @IsString()
   @MaxLength(300)

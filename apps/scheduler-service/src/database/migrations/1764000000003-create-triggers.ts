@@ -9,6 +9,7 @@ export class CreateTriggers1764000000003 implements MigrationInterface {
       CREATE TABLE triggers (
         id uuid PRIMARY KEY,
         agent_id uuid NOT NULL,
+        agent_generation bigint NOT NULL,
         user_id uuid NOT NULL,
         kind text NOT NULL CHECK (kind IN ('webhook', 'event')),
         name text NOT NULL DEFAULT '',
@@ -18,6 +19,7 @@ export class CreateTriggers1764000000003 implements MigrationInterface {
         token_hash text,
         secret_sealed text,
         source_agent_id uuid,
+        source_agent_generation bigint,
         events text[],
         last_triggered_at timestamptz,
         last_error text,
