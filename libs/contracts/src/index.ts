@@ -2,4 +2,4 @@ export * from './patterns';
 export * from './auth';
 export * from './messages';
 export * from './dto';
-export * from './events';
+export * from './jobs';

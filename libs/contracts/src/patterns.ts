@@ -28,6 +28,11 @@ export const AgentsPatterns = {
   GetInstructions: 'agents.instructions.get',
   PutInstructions: 'agents.instructions.put',
   ListInstructionVersions: 'agents.instructions.history',
+  /**
+   * Service to service (every service, on every request about an agent): the agent is the caller's (else a
+   * 404), its generation and its deployment; nothing else, so the check stays one indexed read.
+   */
+  GetOwnedAgent: 'agents.agents.owned',
   /** Service to service (runs-service): the agent a run needs, with its instructions and owner's email. */
   GetAgentForRun: 'agents.runs.agent-context',
   /** Service to service (runs-service): what starting a batch of runs needs of each agent, in one request. */

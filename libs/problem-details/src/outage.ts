@@ -3,6 +3,11 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE
 /** PostgreSQL SQLSTATEs of a server going away or not taking connections (class 08, 57P01-03, 53300). */
 const POSTGRES_OUTAGE = /^(08...|57P0[123]|53300)$/;
 const OUTAGE_MESSAGE = /Connection terminated|Connection is closed|max retries per request|Stream isn't writeable/i;
+/**
+ * TypeORM's answers to a query on a connection it has already given up: after PostgreSQL dropped the
+ * connection mid-transaction, the transaction's remaining statements fail with these, not the socket error.
+ */
+const RELEASED_CONNECTION = new Set(['QueryRunnerAlreadyReleasedError', 'QueryRunnerProviderAlreadyReleasedError']);
 
 /**
  * Whether an error means a dependency is unreachable rather than that the
@@ -13,6 +18,7 @@ export function isDependencyOutage(error: unknown): boolean {
     const { code, name, driverError } = cause as Error & { code?: unknown; driverError?: unknown };
     if (typeof code === 'string' && (NETWORK_CODES.has(code) || POSTGRES_OUTAGE.test(code))) return true;
     if (name === 'MaxRetriesPerRequestError' || OUTAGE_MESSAGE.test(cause.message)) return true;
+    if (RELEASED_CONNECTION.has(cause.constructor.name) || RELEASED_CONNECTION.has(name)) return true;
     // TypeORM wraps the driver's error.
     cause = driverError ?? cause.cause;
   }

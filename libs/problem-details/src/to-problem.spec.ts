@@ -1,3 +1,4 @@
+import { QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
 import { STATUS_CODES } from 'node:http';
 import { HttpException, InternalServerErrorException, NotFoundException } from '@nestjs/common';
 import {
@@ -120,6 +121,8 @@ describe('dependency outages', () => {
     ['a dropped PostgreSQL connection', new Error('Connection terminated unexpectedly')],
     ['ioredis giving up', Object.assign(new Error('Reached the max retries per request limit (which is 2).'), { name: 'MaxRetriesPerRequestError' })],
     ['a closed Redis connection', new Error('Connection is closed.')],
+    ['a transaction whose connection PostgreSQL dropped', new QueryRunnerAlreadyReleasedError()],
+    ['a manager whose connection PostgreSQL dropped', new QueryRunnerProviderAlreadyReleasedError()],
   ])('%s is a 503 without internals', (_case, error) => {
     const problem = toProblem(error);
     expect(problem).toMatchObject({ status: 503, type: 'urn:aas:problem:service-unavailable' });

@@ -11,7 +11,7 @@ import {
   MaxLength,
   ValidateIf,
 } from 'class-validator';
-import { EventNames } from '../events';
+import { EventNames } from '../jobs/events';
 import { IsWellFormedText } from './text.validators';
 
 export const TRIGGER_KINDS = ['webhook', 'event'] as const;

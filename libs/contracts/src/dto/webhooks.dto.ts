@@ -14,7 +14,7 @@ import {
   Min,
   ValidateIf,
 } from 'class-validator';
-import { RUN_LIFECYCLE_EVENTS } from '../events';
+import { RUN_LIFECYCLE_EVENTS } from '../jobs/events';
 import { IsWellFormedText } from './text.validators';
 
 export const WEBHOOK_STATUSES = ['active', 'disabled'] as const;

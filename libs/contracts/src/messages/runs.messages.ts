@@ -19,17 +19,24 @@ export class RunEventsMessage extends IntersectionType(RunEventsQuery, RunScoped
 /** runs-service asks agents-service for what a run needs of its agent. */
 export class AgentContextMessage extends AgentScopedMessage {}
 
+/** Is this agent the caller's? (AgentsPatterns.GetOwnedAgent) */
+export class OwnedAgentMessage extends AgentScopedMessage {}
+
 /**
  * An agent's generation tells apart two agents that had the same id one after the other (an id may be
  * chosen by the client, so a deleted agent's id can be taken again): it is the agent row's insertion
  * sequence, larger for every new row. Records other services keep of an agent carry it, so neither the
  * old agent's cleanup nor its late events touch the new one.
  */
-export interface AgentContext {
+export interface OwnedAgent {
   agent_id: string;
   generation: number;
-  user_email: string;
   deployment_state: 'deployed' | 'not_deployed';
+}
+
+/** What executing a run needs of its agent (AgentsPatterns.GetAgentForRun). */
+export interface AgentContext extends OwnedAgent {
+  user_email: string;
   /** `plan_steps` is always an array, empty when the instructions have none (runtime-protocol.md). */
   instructions: { content: string; plan_steps: unknown[] } | null;
 }

@@ -16,6 +16,14 @@ export const OUTBOX_ROUTES = Symbol('OUTBOX_ROUTES');
 /** Which queues each event name goes to. */
 export type OutboxRoutes = Record<string, readonly string[]>;
 
+export const OUTBOX_JOB_PRIORITIES = Symbol('OUTBOX_JOB_PRIORITIES');
+
+/**
+ * For some event names, the BullMQ priority of their jobs, read from the event's payload (undefined: none).
+ * Only the priority: attempts, retention and the job id stay the relay's, which its guarantees rest on.
+ */
+export type OutboxJobPriorities = Record<string, (payload: Record<string, unknown>) => number | undefined>;
+
 const JOB_OPTIONS: JobsOptions = {
   attempts: 10,
   backoff: { type: 'exponential', delay: 1000 },
@@ -41,6 +49,7 @@ export class OutboxRelay implements OnModuleInit, BeforeApplicationShutdown {
     @Inject(OUTBOX_ROUTES) private readonly routes: OutboxRoutes,
     private readonly moduleRef: ModuleRef,
     @Optional() private readonly workers?: QueueWorkersDrain,
+    @Optional() @Inject(OUTBOX_JOB_PRIORITIES) private readonly priorities?: OutboxJobPriorities,
   ) {}
 
   onModuleInit(): void {
@@ -96,9 +105,10 @@ export class OutboxRelay implements OnModuleInit, BeforeApplicationShutdown {
   }
 
   private async publish(event: OutboxEventEntity): Promise<void> {
+    const priority = this.priorities?.[event.event]?.(event.payload);
     for (const queueName of this.routes[event.event] ?? []) {
       const queue = this.moduleRef.get<Queue>(getQueueToken(queueName), { strict: false });
-      await queue.add(event.event, jobData(event), { ...JOB_OPTIONS, jobId: event.id });
+      await queue.add(event.event, jobData(event), { ...JOB_OPTIONS, ...(priority === undefined ? {} : { priority }), jobId: event.id });
     }
   }
 }
