@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AgentContext, AgentStartContextsResponse, AgentsPatterns, RUN_START_BATCH_MAX } from '@aas/contracts';
+import { AgentStartContextsResponse, AgentsPatterns, OwnedAgent, RUN_START_BATCH_MAX } from '@aas/contracts';
 import { ServiceClient } from '@aas/platform';
 
 /** The caller's agents, as agents-service (which owns agents) knows them. */
@@ -8,8 +8,8 @@ export class OwnedAgents {
   constructor(private readonly services: ServiceClient) {}
 
   /** The user's agent; a 404 (from agents-service) when it is unknown or another user's. */
-  get(userId: string, agentId: string): Promise<AgentContext> {
-    return this.services.request<AgentContext>(AgentsPatterns.GetAgentForRun, { user_id: userId, agent_id: agentId });
+  get(userId: string, agentId: string): Promise<OwnedAgent> {
+    return this.services.request<OwnedAgent>(AgentsPatterns.GetOwnedAgent, { user_id: userId, agent_id: agentId });
   }
 
   /** The current generation of each of the user's agents among `agentIds`; unknown and others' agents are left out. */

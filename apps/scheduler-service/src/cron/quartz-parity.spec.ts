@@ -88,6 +88,26 @@ describe('Quartz 2.3.2 parity (quartz-parity.fixture.json)', () => {
     expect(new Set(rows.map((r) => r.timezone)).size).toBeGreaterThanOrEqual(10);
   });
 
+  // Each group's rows are compared below; this one proves the fixture reaches every corner the dialect is hard in.
+  it('has at least 20 rows with fire times for every hard corner of the dialect, 300 in all', () => {
+    const fields = (r: Row) => r.expression.trim().split(/[ \t]+/);
+    const fired = fixture.rows.filter((r) => r.quartz && r.quartz.length > 0 && fields(r).length === 7);
+    const corners: Record<string, (f: string[]) => boolean> = {
+      'L-n': (f) => /L-\d/i.test(f[3]),
+      'nW near a month end': (f) => /(^|[^\d])(2[89]|3[01])W/i.test(f[3]),
+      LW: (f) => /LW/i.test(f[3]),
+      'nL (last weekday n)': (f) => /\dL/i.test(f[5]),
+      '#': (f) => f[5].includes('#'),
+      ...Object.fromEntries(['second', 'minute', 'hour', 'day-of-month', 'month', 'day-of-week', 'year'].map((name, i) => [`steps in ${name}`, (f: string[]) => f[i].includes('/')])),
+      years: (f) => /\d/.test(f[6]),
+    };
+    const counts = Object.fromEntries(Object.entries(corners).map(([name, hits]) => [name, fired.filter((r) => hits(fields(r))).length]));
+    expect(Object.entries(counts).filter(([, n]) => n < 20)).toEqual([]);
+    expect(fired.filter((r) => Object.values(corners).some((hits) => hits(fields(r)))).length).toBeGreaterThanOrEqual(300);
+    // DST: rows where a fire time falls in a gap or an overlap, in several zones.
+    expect(new Set(fixture.rows.filter((r) => r.dstRule).map((r) => r.timezone)).size).toBeGreaterThanOrEqual(6);
+  });
+
   it.each(groups)('%s rows: accepted and refused alike, with the same fire times', (group) => {
     expect(mismatches(fixture.rows.filter((r) => r.group === group))).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { AgentDeletedEvent, EventNames, QueueNames, RunLifecycleEvent } from '@aas/contracts';
+import { EventNames, QueueNames, RunLifecycleEvent, parseJob } from '@aas/contracts';
 import { InJobRequestContext, WORKER_LOCK } from '@aas/platform';
 import { Job } from 'bullmq';
 import { ScheduleStore } from '../schedules/schedule.store';
@@ -24,14 +24,15 @@ export class RunOutcomeConsumer extends WorkerHost {
   }
 
   @InJobRequestContext()
-  async process(job: Job<RunLifecycleEvent | AgentDeletedEvent>): Promise<void> {
-    if (job.name === EventNames.AgentDeleted) {
-      const deleted = job.data as AgentDeletedEvent;
+  async process(job: Job): Promise<void> {
+    const parsed = parseJob(QueueNames.SchedulerEvents, job);
+    if (parsed.name === EventNames.AgentDeleted) {
+      const deleted = parsed.data;
       await this.store.deleteOfAgent(deleted.agent_id, deleted.user_id, deleted.generation);
       await this.triggers.deleteOfAgent(deleted.user_id, deleted.agent_id, deleted.generation);
       return;
     }
-    const event = job.data as RunLifecycleEvent;
+    const event = parsed.data;
     await this.eventTriggers.onRunEvent(event);
     if (event.run_kind !== 'schedule' || !event.schedule_agent_id) return;
     const verdict = verdictOf(event);

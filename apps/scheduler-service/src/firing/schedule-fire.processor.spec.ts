@@ -1,7 +1,10 @@
 import { Logger } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { ScheduleFireEvent } from '@aas/contracts';
 import { Job, UnrecoverableError } from 'bullmq';
 import { Registry } from 'prom-client';
+import { SchedulerEnv } from '../config/scheduler.env';
+import { FakeScheduleStore } from '../schedules/schedule.store.fake';
 import { FireBatcher } from './fire-batcher';
 import { FireMetrics } from './fire-metrics';
 import { ScheduleFailures } from './schedule-failures';
@@ -18,10 +21,11 @@ describe(ScheduleFireProcessor.name, () => {
 
   function setup(batch: () => Promise<void>) {
     const registry = new Registry();
-    const recorded: Array<{ agentId: string; error: string }> = [];
+    const store = new FakeScheduleStore();
+    const recorded = store.fireFailures;
     const batcher = { fire: batch } as unknown as FireBatcher;
-    const failures = { recordFailedFires: async (f: typeof recorded) => void recorded.push(...f) } as unknown as ScheduleFailures;
-    const sut = new ScheduleFireProcessor(batcher, failures, new FireMetrics(registry));
+    const config = { get: () => 5 } as unknown as ConfigService<SchedulerEnv, true>; // SCHEDULE_AUTO_PAUSE_AFTER
+    const sut = new ScheduleFireProcessor(batcher, new ScheduleFailures(store, config), new FireMetrics(registry));
     const outcomes = async () => {
       const metric = await registry.getSingleMetric('aas_schedule_fires_total')!.get();
       return Object.fromEntries(metric.values.filter((v) => v.value > 0).map((v) => [v.labels.outcome, v.value]));
@@ -29,7 +33,7 @@ describe(ScheduleFireProcessor.name, () => {
     return { sut, recorded, outcomes };
   }
 
-  const job = (attemptsMade: number, data: object = fire) => ({ id: '1', data, attemptsMade, opts: { attempts: 10 } }) as unknown as Job<ScheduleFireEvent>;
+  const job = (attemptsMade: number, data: object = fire) => ({ id: '1', name: 'schedule.fire', data, attemptsMade, opts: { attempts: 10 } }) as unknown as Job<ScheduleFireEvent>;
   const unavailable = () => Promise.reject(new Error('runs-service did not answer'));
 
   it('lets a failed attempt with attempts left be retried, recording nothing on the schedule', async () => {
@@ -39,13 +43,16 @@ describe(ScheduleFireProcessor.name, () => {
     expect(await outcomes()).toEqual({ retried: 1 });
   });
 
-  it('records the last failed attempt as a failed fire of its schedule, then fails the job', async () => {
+  it('records the last failed attempt as a failed fire of its schedule (toward auto-pause), logs it, then fails the job', async () => {
     const { sut, recorded, outcomes } = setup(unavailable);
+    const logged = jest.spyOn(Logger.prototype, 'error');
     await expect(sut.process(job(9))).rejects.toThrow('runs-service did not answer');
     expect(recorded).toEqual([
-      { agentId: fire.agent_id, error: `the run of the fire at ${fire.fire_time} could not be started: runs-service did not answer` },
+      { agentId: fire.agent_id, error: `the run of the fire at ${fire.fire_time} could not be started: runs-service did not answer`, autoPauseAfter: 5 },
     ]);
     expect(await outcomes()).toEqual({ failed: 1 });
+    expect(logged).toHaveBeenCalledWith(expect.objectContaining({ agent_id: fire.agent_id, fire_time: fire.fire_time }), 'schedule fire failed for good');
+    logged.mockRestore();
   });
 
   it('does not count a fire whose batch succeeded', async () => {

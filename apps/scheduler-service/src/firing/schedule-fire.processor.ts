@@ -1,11 +1,8 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger } from '@nestjs/common';
-import { QueueNames, ScheduleFireEvent, StartScheduledRunMessage } from '@aas/contracts';
+import { QueueNames, ScheduleFireEvent, parseJob } from '@aas/contracts';
 import { InJobRequestContext, WORKER_LOCK } from '@aas/platform';
-import { flattenValidationErrors } from '@aas/problem-details';
-import { plainToInstance } from 'class-transformer';
-import { validateSync } from 'class-validator';
-import { Job, UnrecoverableError } from 'bullmq';
+import { Job } from 'bullmq';
 import { FireBatcher } from './fire-batcher';
 import { FireMetrics } from './fire-metrics';
 import { ScheduleFailures } from './schedule-failures';
@@ -32,7 +29,7 @@ export class ScheduleFireProcessor extends WorkerHost {
   }
 
   @InJobRequestContext()
-  async process(job: Job<ScheduleFireEvent>): Promise<void> {
+  async process(job: Job): Promise<void> {
     const fire = this.validFire(job);
     try {
       await this.batcher.fire(fire);
@@ -49,13 +46,14 @@ export class ScheduleFireProcessor extends WorkerHost {
   }
 
   /** A malformed payload (written by another version) would fail the same way on every retry. */
-  private validFire(job: Job<ScheduleFireEvent>): ScheduleFireEvent {
-    const errors = validateSync(plainToInstance(StartScheduledRunMessage, job.data));
-    if (errors.length === 0) return job.data;
-    this.metrics.count('failed');
-    const message = `malformed schedule fire: ${flattenValidationErrors(errors).map((e) => e.message).join('; ')}`;
-    this.logger.error({ job_id: job.id, error: message }, 'schedule fire failed for good');
-    throw new UnrecoverableError(message);
+  private validFire(job: Job): ScheduleFireEvent {
+    try {
+      return parseJob(QueueNames.SchedulerFires, job).data;
+    } catch (error) {
+      this.metrics.count('failed');
+      this.logger.error({ job_id: job.id, error: (error as Error).message }, 'malformed schedule fire failed for good');
+      throw error;
+    }
   }
 }
 

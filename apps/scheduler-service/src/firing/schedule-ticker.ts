@@ -1,15 +1,13 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { EventNames, ScheduleFireEvent } from '@aas/contracts';
-import { OutboxRelay, recordEvents } from '@aas/platform';
-import { DataSource, EntityManager } from 'typeorm';
+import { ScheduleFireEvent } from '@aas/contracts';
+import { OutboxRelay } from '@aas/platform';
 import { SchedulerEnv } from '../config/scheduler.env';
 import { CronScheduleCache } from '../cron/cron-schedule-cache';
 import { mapInSlices } from '../cron/map-in-slices';
 import { ScheduleEntity } from '../schedules/schedule.entity';
 import { notEvaluable } from '../schedules/schedule.mapper';
-import { EvaluationError, ScheduleStore } from '../schedules/schedule.store';
+import { EvaluationError, ScheduleStore, ScheduleTickTransaction } from '../schedules/schedule.store';
 import { FireMetrics } from './fire-metrics';
 import { FirePlan, MisfireRules, planFires } from './fire-plan';
 
@@ -41,7 +39,6 @@ export class ScheduleTicker implements OnModuleInit, OnApplicationShutdown {
   private ticking?: Promise<void>;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly store: ScheduleStore,
     private readonly crons: CronScheduleCache,
     private readonly outbox: OutboxRelay,
@@ -69,14 +66,14 @@ export class ScheduleTicker implements OnModuleInit, OnApplicationShutdown {
 
   /** Takes one batch of due schedules and commits what it decided. */
   fireDue(): Promise<TickResult> {
-    return this.dataSource.transaction(async (manager) => {
+    return this.store.tick(async (tx) => {
       const horizon = new Date(Date.now() + this.config.get('SCHEDULER_LOOKAHEAD_MS', { infer: true }));
-      const due = await this.store.lockDue(manager, horizon, BATCH);
+      const due = await tx.lockDue(horizon, BATCH);
       if (due.length === 0) return { fired: 0, skipped: 0, evaluationErrors: [] };
       const now = new Date();
       const rules = this.misfireRules();
       const decisions = await mapInSlices(due, (schedule) => this.decide(schedule, now, rules));
-      return this.apply(manager, decisions);
+      return this.apply(tx, decisions);
     });
   }
 
@@ -95,7 +92,7 @@ export class ScheduleTicker implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  private async apply(manager: EntityManager, decisions: TickDecision[]): Promise<TickResult> {
+  private async apply(tx: ScheduleTickTransaction, decisions: TickDecision[]): Promise<TickResult> {
     const fires = decisions.flatMap(({ schedule, plan }) =>
       plan.fires.map(
         (time): ScheduleFireEvent => ({
@@ -107,9 +104,9 @@ export class ScheduleTicker implements OnModuleInit, OnApplicationShutdown {
       ),
     );
     const errors = decisions.filter((d) => d.error !== undefined).map((d) => ({ agentId: d.schedule.agentId, error: d.error! }));
-    await this.store.advance(manager, decisions.map((d) => ({ agentId: d.schedule.agentId, next: d.plan.next })));
-    await this.store.recordEvaluationErrors(manager, errors);
-    await recordEvents(manager, EventNames.ScheduleFire, fires);
+    await tx.advance(decisions.map((d) => ({ agentId: d.schedule.agentId, next: d.plan.next })));
+    await tx.recordEvaluationErrors(errors);
+    await tx.recordFires(fires);
     return { fired: fires.length, skipped: decisions.reduce((n, d) => n + d.plan.skipped, 0), evaluationErrors: errors };
   }
 

@@ -10,7 +10,7 @@ export class ScheduleEntity {
   @Column({ name: 'user_id', type: 'uuid' })
   userId!: string;
 
-  /** The generation of the agent it belongs to (AgentContext.generation); null when set by an earlier version. */
+  /** The generation of the agent it belongs to (OwnedAgent.generation); null when set by an earlier version. */
   @Column({ name: 'agent_generation', type: 'bigint', nullable: true })
   agentGeneration!: string | null;
 

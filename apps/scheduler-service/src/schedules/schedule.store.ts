@@ -1,7 +1,4 @@
-import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { MisfirePolicy, OverlapPolicy } from '@aas/contracts';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { MisfirePolicy, OverlapPolicy, ScheduleFireEvent } from '@aas/contracts';
 import { ScheduleEntity } from './schedule.entity';
 
 export interface ScheduleValues {
@@ -28,161 +25,74 @@ export interface EvaluationError {
   error: string;
 }
 
-/** Every statement on the `schedules` table. */
-@Injectable()
-export class ScheduleStore {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+/** Where a tick moves a schedule: its next fire time, or null when it is finished (never selected again). */
+export interface ScheduleMove {
+  agentId: string;
+  next: Date | null;
+}
 
-  findOwned(userId: string, agentId: string): Promise<ScheduleEntity | null> {
-    return this.dataSource.manager.findOneBy(ScheduleEntity, { agentId, userId });
-  }
+/** The statements of one tick, inside one transaction: what it records commits together or not at all. */
+export interface ScheduleTickTransaction {
+  /** Due schedules (not paused, next fire by `horizon`), oldest first, locked; those another replica holds are skipped. */
+  lockDue(horizon: Date, limit: number): Promise<ScheduleEntity[]>;
+  /** Moves each schedule to its next fire time, in one statement. */
+  advance(moves: ScheduleMove[]): Promise<void>;
+  /** last_error of schedules whose expression could not be evaluated. */
+  recordEvaluationErrors(errors: EvaluationError[]): Promise<void>;
+  /** The fires, as `schedule.fire` events in the outbox: published if and only if the tick commits. */
+  recordFires(fires: ScheduleFireEvent[]): Promise<void>;
+}
 
-  listOwned(userId: string): Promise<ScheduleEntity[]> {
-    return this.dataSource.manager.find(ScheduleEntity, { where: { userId }, order: { createdAt: 'ASC' } });
-  }
+/**
+ * Every statement on the `schedules` table (postgres-schedule.store.ts); an
+ * abstract class so that it is the injection token and a fake can stand in for it.
+ */
+export abstract class ScheduleStore {
+  abstract findOwned(userId: string, agentId: string): Promise<ScheduleEntity | null>;
 
-  findByAgents(agentIds: string[]): Promise<ScheduleEntity[]> {
-    return this.dataSource.manager.findBy(ScheduleEntity, { agentId: In(agentIds) });
-  }
+  /** The user's schedules, oldest first. */
+  abstract listOwned(userId: string): Promise<ScheduleEntity[]>;
+
+  abstract findByAgents(agentIds: string[]): Promise<ScheduleEntity[]>;
 
   /** Sets or replaces the agent's one schedule; it starts active with a clean failure count and no error. */
-  async upsert(values: ScheduleValues): Promise<void> {
-    await this.dataSource.query(
-      `INSERT INTO schedules (agent_id, user_id, cron, timezone, overlap, misfire, catch_up_window_seconds, next_run_at, agent_generation, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now(), now())
-       ON CONFLICT (agent_id) DO UPDATE SET
-         cron = $3, timezone = $4, overlap = $5, misfire = $6, catch_up_window_seconds = $7, next_run_at = $8,
-         user_id = $2, agent_generation = $9,
-         active_run_id = CASE WHEN schedules.agent_generation IS DISTINCT FROM $9 THEN NULL ELSE schedules.active_run_id END,
-         updated_at = now(), paused = false, auto_paused = false, consecutive_failures = 0,
-         last_error = NULL, last_error_at = NULL`,
-      [
-        values.agentId,
-        values.userId,
-        values.cron,
-        values.timezone,
-        values.overlap,
-        values.misfire,
-        values.catchUpWindowSeconds,
-        values.nextRunAt,
-        values.agentGeneration,
-      ],
-    );
-  }
+  abstract upsert(values: ScheduleValues): Promise<void>;
 
-  async delete(userId: string, agentId: string): Promise<void> {
-    await this.dataSource.manager.delete(ScheduleEntity, { agentId, userId });
-  }
+  abstract delete(userId: string, agentId: string): Promise<void>;
 
   /**
    * agent.deleted: the schedule of that agent generation or an older one, never one a new agent with
    * the id has set since. An event of an earlier version (no generation) deletes the user's schedule of the agent.
    */
-  async deleteOfAgent(agentId: string, userId: string, generation: number | undefined): Promise<void> {
-    await this.dataSource.query(
-      `DELETE FROM schedules WHERE agent_id = $1 AND user_id = $2
-          AND ($3::bigint IS NULL OR agent_generation IS NULL OR agent_generation <= $3)`,
-      [agentId, userId, generation ?? null],
-    );
-  }
+  abstract deleteOfAgent(agentId: string, userId: string, generation: number | undefined): Promise<void>;
 
-  async pause(userId: string, agentId: string): Promise<void> {
-    await this.dataSource.manager.update(ScheduleEntity, { agentId, userId }, { paused: true, updatedAt: new Date() });
-  }
+  abstract pause(userId: string, agentId: string): Promise<void>;
 
-  /** Active again from `nextRunAt` (null: finished), with auto-pause and the failure count cleared. */
-  async resume(userId: string, agentId: string, nextRunAt: Date | null, evaluationError: string | null): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE schedules SET paused = false, auto_paused = false, consecutive_failures = 0, next_run_at = $3, updated_at = now(),
-         last_error = COALESCE($4, last_error), last_error_at = CASE WHEN $4::text IS NULL THEN last_error_at ELSE now() END
-       WHERE agent_id = $1 AND user_id = $2`,
-      [agentId, userId, nextRunAt, evaluationError],
-    );
-  }
+  /** Active again from `nextRunAt` (null: finished), with auto-pause and the failure count cleared; an evaluation error is recorded. */
+  abstract resume(userId: string, agentId: string, nextRunAt: Date | null, evaluationError: string | null): Promise<void>;
 
-  /** Due schedules, locked for this transaction; those another replica holds are skipped. */
-  lockDue(manager: EntityManager, horizon: Date, limit: number): Promise<ScheduleEntity[]> {
-    return manager
-      .createQueryBuilder(ScheduleEntity, 's')
-      .where('NOT s.paused AND s.next_run_at <= :horizon', { horizon })
-      .orderBy('s.next_run_at')
-      .limit(limit)
-      .setLock('pessimistic_write')
-      .setOnLocked('skip_locked')
-      .getMany();
-  }
-
-  /** Moves each schedule to its next fire time (null: finished, never selected again), in one statement. */
-  async advance(manager: EntityManager, moves: Array<{ agentId: string; next: Date | null }>): Promise<void> {
-    if (moves.length === 0) return;
-    await manager.query(
-      `UPDATE schedules s SET next_run_at = v.next_run_at
-         FROM unnest($1::uuid[], $2::timestamptz[]) AS v(agent_id, next_run_at)
-        WHERE s.agent_id = v.agent_id`,
-      [moves.map((m) => m.agentId), moves.map((m) => m.next?.toISOString() ?? null)],
-    );
-  }
-
-  async recordEvaluationErrors(manager: EntityManager, errors: EvaluationError[]): Promise<void> {
-    if (errors.length === 0) return;
-    await manager.query(
-      `UPDATE schedules s SET last_error = v.error, last_error_at = now(), updated_at = now()
-         FROM unnest($1::uuid[], $2::text[]) AS v(agent_id, error)
-        WHERE s.agent_id = v.agent_id`,
-      [errors.map((e) => e.agentId), errors.map((e) => e.error)],
-    );
-  }
-
-  /** One failure for each fire; `autoPauseAfter` failures in a row pause the schedule. */
-  async recordFireFailures(failures: FireFailure[], autoPauseAfter: number): Promise<void> {
-    if (failures.length === 0) return;
-    // Fires of one schedule failing together count one failure each; the last error is kept.
-    await this.dataSource.query(
-      `WITH f AS (
-         SELECT agent_id, count(*)::int AS n, (array_agg(error))[count(*)] AS error
-           FROM unnest($1::uuid[], $2::text[]) AS v(agent_id, error) GROUP BY agent_id)
-       UPDATE schedules s SET
-         consecutive_failures = s.consecutive_failures + f.n,
-         paused = s.paused OR s.consecutive_failures + f.n >= $3,
-         auto_paused = s.auto_paused OR s.consecutive_failures + f.n >= $3,
-         last_error = f.error, last_error_at = now(), updated_at = now()
-       FROM f WHERE s.agent_id = f.agent_id`,
-      [failures.map((f) => f.agentId), failures.map((f) => f.error), autoPauseAfter],
-    );
-  }
+  /** Runs `work` in one transaction (a tick), committed when it resolves and rolled back when it rejects. */
+  abstract tick<T>(work: (tx: ScheduleTickTransaction) => Promise<T>): Promise<T>;
 
   /**
-   * A scheduled run ended: failure adds one, success resets, neither leaves the
-   * count; the schedule forgets the run if it is the one recorded as unfinished.
+   * One failure for each fire (fires of one schedule failing together count one each, the last error is kept);
+   * `autoPauseAfter` failures in a row pause the schedule.
    */
-  async recordRunEnd(
+  abstract recordFireFailures(failures: FireFailure[], autoPauseAfter: number): Promise<void>;
+
+  /**
+   * A scheduled run ended: failure adds one (reaching `autoPauseAfter` pauses), success resets, neither leaves
+   * the count; the schedule forgets the run if it is the one recorded as unfinished. A run of another agent
+   * generation than the schedule's changes nothing.
+   */
+  abstract recordRunEnd(
     agentId: string,
     runId: string,
     verdict: 'failure' | 'success' | 'neither',
     autoPauseAfter: number,
-    agentGeneration: number | null = null,
-  ): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE schedules SET
-         consecutive_failures = CASE $3::text WHEN 'failure' THEN consecutive_failures + 1
-                                              WHEN 'success' THEN 0 ELSE consecutive_failures END,
-         paused = paused OR ($3::text = 'failure' AND consecutive_failures + 1 >= $4),
-         auto_paused = auto_paused OR ($3::text = 'failure' AND consecutive_failures + 1 >= $4),
-         active_run_id = CASE WHEN active_run_id = $2::uuid THEN NULL ELSE active_run_id END,
-         updated_at = now()
-       WHERE agent_id = $1 AND ($5::bigint IS NULL OR agent_generation IS NULL OR agent_generation = $5)`,
-      [agentId, runId, verdict, autoPauseAfter, agentGeneration],
-    );
-  }
+    agentGeneration?: number | null,
+  ): Promise<void>;
 
   /** Each schedule's newest run, for the overlap rule, in one statement. */
-  async recordActiveRuns(started: Array<{ agentId: string; runId: string }>): Promise<void> {
-    if (started.length === 0) return;
-    await this.dataSource.query(
-      `UPDATE schedules s SET active_run_id = v.run_id
-         FROM unnest($1::uuid[], $2::uuid[]) AS v(agent_id, run_id)
-        WHERE s.agent_id = v.agent_id`,
-      [started.map((s) => s.agentId), started.map((s) => s.runId)],
-    );
-  }
+  abstract recordActiveRuns(started: Array<{ agentId: string; runId: string }>): Promise<void>;
 }

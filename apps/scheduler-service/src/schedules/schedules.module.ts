@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
 import { CronModule } from '../cron/cron.module';
+import { PostgresScheduleStore } from './postgres-schedule.store';
 import { ScheduleBackfill } from './schedule-backfill.service';
 import { ScheduleStore } from './schedule.store';
 import { SchedulesHandlers } from './schedules.handlers';
@@ -9,7 +10,7 @@ import { SchedulesService } from './schedules.service';
 @Module({
   imports: [CronModule, AgentsModule],
   controllers: [SchedulesHandlers],
-  providers: [SchedulesService, ScheduleBackfill, ScheduleStore],
+  providers: [SchedulesService, ScheduleBackfill, { provide: ScheduleStore, useClass: PostgresScheduleStore }],
   exports: [ScheduleStore],
 })
 export class SchedulesModule {}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
-  AgentContext,
+  OwnedAgent,
   CATCH_UP_WINDOW_DEFAULT_SECONDS,
   DEFAULT_MISFIRE_POLICY,
   PutScheduleMessage,
@@ -133,7 +133,7 @@ export class SchedulesService {
   }
 
   /** The caller's agent (a 404 otherwise), asked of agents-service, which owns agents. */
-  agent(userId: string, agentId: string): Promise<AgentContext> {
+  agent(userId: string, agentId: string): Promise<OwnedAgent> {
     return this.agents.get(userId, agentId);
   }
 

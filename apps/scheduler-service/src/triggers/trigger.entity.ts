@@ -10,7 +10,7 @@ export class TriggerEntity {
   @Column({ name: 'agent_id', type: 'uuid' })
   agentId!: string;
 
-  /** The generation of its agent (AgentContext.generation): a new agent that takes a deleted one's id never gets its triggers. */
+  /** The generation of its agent (OwnedAgent.generation): a new agent that takes a deleted one's id never gets its triggers. */
   @Column({ name: 'agent_generation', type: 'bigint' })
   agentGeneration!: string;
 

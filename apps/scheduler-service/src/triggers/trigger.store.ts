@@ -1,94 +1,52 @@
-import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { TriggerSourceEvent } from '@aas/contracts';
-import { DataSource, EntityManager } from 'typeorm';
 import { TriggerEntity } from './trigger.entity';
 
-/** Every statement on the `triggers` table. */
-@Injectable()
-export class TriggerStore {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+/** Why a trigger was not inserted: its agent already had `held` triggers, the limit. */
+export type TriggerInsertOutcome = { inserted: true } | { inserted: false; held: number };
 
-  listOfAgent(userId: string, agentId: string): Promise<TriggerEntity[]> {
-    return this.dataSource.manager.find(TriggerEntity, { where: { userId, agentId }, order: { createdAt: 'ASC', id: 'ASC' } });
-  }
+/**
+ * Every statement on the `triggers` table (postgres-trigger.store.ts); an
+ * abstract class so that it is the injection token and a fake can stand in for it.
+ */
+export abstract class TriggerStore {
+  /** The agent's triggers, oldest first. */
+  abstract listOfAgent(userId: string, agentId: string): Promise<TriggerEntity[]>;
 
-  findOwned(userId: string, agentId: string, triggerId: string): Promise<TriggerEntity | null> {
-    return this.dataSource.manager.findOneBy(TriggerEntity, { id: triggerId, userId, agentId });
-  }
+  abstract findOwned(userId: string, agentId: string, triggerId: string): Promise<TriggerEntity | null>;
 
-  findWebhook(triggerId: string): Promise<TriggerEntity | null> {
-    return this.dataSource.manager.findOneBy(TriggerEntity, { id: triggerId, kind: 'webhook' });
-  }
+  /** A webhook trigger by id alone (an inbound call names no user); an event trigger's id finds nothing. */
+  abstract findWebhook(triggerId: string): Promise<TriggerEntity | null>;
 
   /**
    * The active event triggers a run end of `sourceAgentId` starts (always the same user's), following
    * that generation of the source (a run of an earlier agent with the id starts nothing).
    */
-  activeFollowing(userId: string, sourceAgentId: string, sourceGeneration: number | null, event: TriggerSourceEvent): Promise<TriggerEntity[]> {
-    return this.dataSource.manager
-      .createQueryBuilder(TriggerEntity, 't')
-      .where(`t.kind = 'event' AND t.status = 'active' AND t.source_agent_id = :source AND t.user_id = :user AND :event = ANY(t.events)`, {
-        source: sourceAgentId,
-        user: userId,
-        event,
-      })
-      .andWhere('(CAST(:generation AS bigint) IS NULL OR t.source_agent_generation = :generation)', { generation: sourceGeneration })
-      .getMany();
-  }
+  abstract activeFollowing(
+    userId: string,
+    sourceAgentId: string,
+    sourceGeneration: number | null,
+    event: TriggerSourceEvent,
+  ): Promise<TriggerEntity[]>;
 
   /**
-   * Inserts a trigger unless its agent already has `limit` (0: no limit); the count and the insert
-   * run under a transaction-scoped advisory lock on the agent, so two creations never both take the
-   * last slot. Returns how many the agent had when it was refused.
+   * Inserts a trigger unless its agent already has `limit` (0: no limit); two creations never both take
+   * the last slot. Answers how many the agent had when it was refused.
    */
-  async insertWithin(trigger: TriggerEntity, limit: number): Promise<{ inserted: true } | { inserted: false; held: number }> {
-    return this.dataSource.transaction(async (manager: EntityManager) => {
-      if (limit > 0) {
-        await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`triggers:agent:${trigger.agentId}`]);
-        const [{ held }]: { held: number }[] = await manager.query(
-          'SELECT count(*)::int AS held FROM (SELECT 1 FROM triggers WHERE agent_id = $1 LIMIT $2) counted',
-          [trigger.agentId, limit],
-        );
-        if (held >= limit) return { inserted: false, held };
-      }
-      await manager.insert(TriggerEntity, trigger);
-      return { inserted: true };
-    });
-  }
+  abstract insertWithin(trigger: TriggerEntity, limit: number): Promise<TriggerInsertOutcome>;
 
-  async update(trigger: TriggerEntity, changes: Partial<TriggerEntity>): Promise<void> {
-    await this.dataSource.manager.update(TriggerEntity, { id: trigger.id }, { ...changes, updatedAt: new Date() });
-  }
+  abstract update(trigger: TriggerEntity, changes: Partial<TriggerEntity>): Promise<void>;
 
-  async delete(trigger: TriggerEntity): Promise<void> {
-    await this.dataSource.manager.delete(TriggerEntity, { id: trigger.id });
-  }
+  abstract delete(trigger: TriggerEntity): Promise<void>;
 
   /**
    * A deleted agent's triggers, and the event triggers that followed it (they could never start again),
    * of the deleted generation or older: a new agent that took the id keeps its own.
    */
-  async deleteOfAgent(userId: string, agentId: string, generation: number | undefined): Promise<void> {
-    await this.dataSource.query(
-      `DELETE FROM triggers WHERE user_id = $1
-          AND ((agent_id = $2 AND ($3::bigint IS NULL OR agent_generation <= $3))
-            OR (source_agent_id = $2 AND ($3::bigint IS NULL OR source_agent_generation <= $3)))`,
-      [userId, agentId, generation ?? null],
-    );
-  }
+  abstract deleteOfAgent(userId: string, agentId: string, generation: number | undefined): Promise<void>;
 
-  async recordStarted(triggerIds: string[]): Promise<void> {
-    if (triggerIds.length === 0) return;
-    await this.dataSource.query(`UPDATE triggers SET last_triggered_at = now() WHERE id = ANY($1::uuid[])`, [triggerIds]);
-  }
+  /** last_triggered_at of triggers that started a run. */
+  abstract recordStarted(triggerIds: string[]): Promise<void>;
 
-  async recordErrors(errors: Array<{ triggerId: string; error: string }>): Promise<void> {
-    if (errors.length === 0) return;
-    await this.dataSource.query(
-      `UPDATE triggers t SET last_error = v.error, last_error_at = now()
-         FROM unnest($1::uuid[], $2::text[]) AS v(id, error) WHERE t.id = v.id`,
-      [errors.map((e) => e.triggerId), errors.map((e) => e.error)],
-    );
-  }
+  /** last_error of triggers whose start was refused. */
+  abstract recordErrors(errors: Array<{ triggerId: string; error: string }>): Promise<void>;
 }

@@ -5,6 +5,7 @@ import { AgentsModule } from '../agents/agents.module';
 import { SchedulerEnv } from '../config/scheduler.env';
 import { EventTriggers } from './event-triggers';
 import { InboundHooksService } from './inbound-hooks.service';
+import { PostgresTriggerStore } from './postgres-trigger.store';
 import { TriggerMetrics } from './trigger-metrics';
 import { TriggerStore } from './trigger.store';
 import { TriggeredRunStarter } from './triggered-run-starter';
@@ -18,7 +19,7 @@ import { TriggersService } from './triggers.service';
     TriggersService,
     InboundHooksService,
     EventTriggers,
-    TriggerStore,
+    { provide: TriggerStore, useClass: PostgresTriggerStore },
     TriggeredRunStarter,
     TriggerMetrics,
     {

@@ -1,0 +1,100 @@
+import { InboundHookMessage, StartTriggeredRunsResponse, TriggeredRunStart } from '@aas/contracts';
+import { SecretBox } from '@aas/platform';
+import { RemoteProblemError, ResourceNotFoundError, UnauthorizedError, ValidationFailedError } from '@aas/problem-details';
+import { createHmac, randomBytes } from 'node:crypto';
+import { InboundHooksService } from './inbound-hooks.service';
+import { hashTriggerToken, newTriggerSecret, newTriggerToken } from './trigger-credentials';
+import { TriggerEntity } from './trigger.entity';
+import { FakeTriggerStore, triggerRow } from './trigger.store.fake';
+import { TriggeredRunStarter } from './triggered-run-starter';
+
+const AGENT = '00000000-0000-4000-8000-000000000001';
+const HOOK = '00000000-0000-4000-a000-000000000001';
+const BODY = '{"ref":"refs/heads/main"}';
+
+describe(InboundHooksService.name, () => {
+  const secrets = new SecretBox(randomBytes(32).toString('base64'));
+  const token = newTriggerToken();
+  const secret = newTriggerSecret();
+  const github = (body = BODY) => ({ 'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}` });
+
+  function setup(changes: Partial<TriggerEntity> = {}, outcome: StartTriggeredRunsResponse['outcomes'][number] = { run_id: 'run-1', created: true }) {
+    const hook = triggerRow({ id: HOOK, agentId: AGENT, agentGeneration: '3', tokenHash: hashTriggerToken(token), secretSealed: secrets.seal(secret), ...changes });
+    const store = new FakeTriggerStore([hook]);
+    const asked: TriggeredRunStart[] = [];
+    const runs = { start: async (starts: TriggeredRunStart[]) => (asked.push(...starts), [outcome]) } as unknown as TriggeredRunStarter;
+    const sut = new InboundHooksService(store, secrets, runs);
+    const call = (message: Partial<InboundHookMessage> = {}) => sut.receive({ trigger_id: HOOK, token, body: BODY, headers: {}, ...message } as InboundHookMessage);
+    return { sut, store, asked, call };
+  }
+
+  describe('which calls reach the agent', () => {
+    it('answers the same 404 for an id that is no uuid, an unknown or disabled endpoint, an event trigger and a wrong token', async () => {
+      for (const [changes, message] of [
+        [{}, { trigger_id: 'not-a-uuid' }],
+        [{}, { trigger_id: '00000000-0000-4000-a000-000000000009' }],
+        [{ status: 'disabled' }, {}],
+        [{ kind: 'event' }, {}],
+        [{}, { token: newTriggerToken() }],
+        [{}, { token: 'short' }],
+      ] as Array<[Partial<TriggerEntity>, Partial<InboundHookMessage>]>) {
+        const { asked, call } = setup(changes);
+        await expect(call(message)).rejects.toThrow(ResourceNotFoundError);
+        await expect(call(message)).rejects.toThrow(/^Inbound endpoint .* not found$/);
+        expect(asked).toEqual([]);
+      }
+    });
+
+    it('checks the signature the trigger asks for: a missing or wrong one is a 401, starting nothing', async () => {
+      const { asked, call } = setup({ verification: 'github' });
+      await expect(call()).rejects.toThrow(UnauthorizedError);
+      await expect(call({ headers: github('{"ref":"another body"}') })).rejects.toThrow(/does not match the body/);
+      expect(asked).toEqual([]);
+      await expect(call({ headers: github() })).resolves.toEqual({ run_id: 'run-1' });
+    });
+
+    it('refuses an empty or non-JSON body with a 400, once the caller is known', async () => {
+      const { call } = setup();
+      await expect(call({ body: '' })).rejects.toThrow(ValidationFailedError);
+      await expect(call({ body: 'ref=main' })).rejects.toThrow('The request body is not JSON');
+      await expect(call({ body: '', token: newTriggerToken() })).rejects.toThrow(ResourceNotFoundError);
+    });
+  });
+
+  describe('the run of a call', () => {
+    it("keys the run by the sender's delivery id, so a retried delivery starts nothing new", async () => {
+      const { asked, call } = setup();
+      await call({ headers: { 'x-github-delivery': 'gh-1', 'webhook-id': 'msg_1' } });
+      await call({ headers: { 'idempotency-key': 'k-1' } });
+      await call();
+      await call();
+      expect(asked.map((s) => s.delivery_key)).toEqual(['delivery:msg_1', 'delivery:k-1', expect.stringMatching(/^call:[0-9a-f-]{36}$/), expect.stringMatching(/^call:/)]);
+      expect(asked[2].delivery_key).not.toBe(asked[3].delivery_key); // without an id each call is its own
+      expect(asked[0]).toMatchObject({ agent_id: AGENT, trigger_id: HOOK, trigger_kind: 'webhook', agent_generation: 3, depth: 0, data: { payload: { ref: 'refs/heads/main' } } });
+    });
+
+    it('refuses a delivery id longer than 200 characters', async () => {
+      const { asked, call } = setup();
+      await expect(call({ headers: { 'webhook-id': 'x'.repeat(201) } })).rejects.toThrow(/webhook-id header is longer than 200/);
+      expect(asked).toEqual([]);
+    });
+
+    it('records the start on the trigger only when the call made a new run', async () => {
+      const repeated = setup({}, { run_id: 'run-1', created: false });
+      await expect(repeated.call()).resolves.toEqual({ run_id: 'run-1' });
+      expect(repeated.store.rows.get(HOOK)!.lastTriggeredAt).toBeNull();
+      const fresh = setup();
+      await fresh.call();
+      expect(fresh.store.rows.get(HOOK)!.lastTriggeredAt).toEqual(expect.any(Date));
+    });
+
+    it("answers an agent gone as the endpoint's 404, naming no agent, and passes other refusals on", async () => {
+      const gone = setup({}, { refused: { type: 'urn:aas:problem:not-found', title: 'Not Found', status: 404, detail: `Agent ${AGENT} not found` } });
+      await expect(gone.call()).rejects.toThrow(`Inbound endpoint ${HOOK} not found`);
+      const undeployed = setup({}, { refused: { type: 'urn:aas:problem:validation-failed', title: 'Bad Request', status: 400, detail: 'The agent is not deployed' } });
+      const refusal = await undeployed.call().catch((error: unknown) => error);
+      expect(refusal).toBeInstanceOf(RemoteProblemError);
+      expect((refusal as RemoteProblemError).problem).toMatchObject({ status: 400, detail: 'The agent is not deployed' });
+    });
+  });
+});
