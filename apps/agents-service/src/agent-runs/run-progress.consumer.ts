@@ -1,9 +1,8 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { QueueNames, RunProgressEvent } from '@aas/contracts';
+import { QueueNames, parseJob } from '@aas/contracts';
 import { InJobRequestContext, WORKER_LOCK } from '@aas/platform';
 import { Job } from 'bullmq';
-import { DataSource } from 'typeorm';
+import { AgentRunsStore } from './agent-runs.store';
 
 /**
  * Keeps the agent fields that summarise its runs (latest_run_*, has_runs,
@@ -13,40 +12,35 @@ import { DataSource } from 'typeorm';
  */
 @Processor(QueueNames.AgentsEvents, { concurrency: 16, ...WORKER_LOCK })
 export class RunProgressConsumer extends WorkerHost {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(private readonly store: AgentRunsStore) {
     super();
   }
 
   @InJobRequestContext()
-  async process(job: Job<RunProgressEvent>): Promise<void> {
-    const e = job.data;
-    // $G: the run's agent generation; a run of a deleted agent changes nothing of a new agent with its id.
+  async process(job: Job): Promise<void> {
+    const e = parseJob(QueueNames.AgentsEvents, job).data;
+    // A run of a deleted agent changes nothing of a new agent with its id; an event of an earlier version has no generation.
     const generation = e.agent_generation ?? null;
-    await this.dataSource.query(
-      `UPDATE agents SET
-         latest_run_id = $2, latest_run_status = $3, latest_run_is_finished = $4,
-         latest_run_has_pending_input = $5, has_runs = true, last_activity_at = $6,
-         last_chat_message = COALESCE($7, last_chat_message), policy_type = COALESCE($8, policy_type),
-         latest_run_number = $9, latest_run_seq = $10
-       WHERE id = $1 AND (latest_run_number, latest_run_seq) < ($9, $10) AND ($11::bigint IS NULL OR seq = $11)`,
-      [e.agent_id, e.run_id, e.status, e.is_finished, e.has_pending_input, e.at, e.last_chat_message ?? null, e.policy_type, e.run_number, e.seq, generation],
-    );
+    await this.store.recordRun(e.agent_id, generation, {
+      runId: e.run_id,
+      runNumber: e.run_number,
+      seq: e.seq,
+      status: e.status,
+      isFinished: e.is_finished,
+      hasPendingInput: e.has_pending_input,
+      at: e.at,
+      lastChatMessage: e.last_chat_message ?? null,
+      policyType: e.policy_type,
+    });
     if (e.run_mode === 'build') {
-      await this.dataSource.query(
-        `UPDATE agents SET
-           latest_build_run_id = $2, active_build_run_id = CASE WHEN $3 THEN NULL ELSE $2 END,
-           has_instruction_build = true, latest_build_run_number = $4, latest_build_run_seq = $5,
-           latest_instruction_build_run_id = CASE WHEN $6 THEN $2 ELSE latest_instruction_build_run_id END
-         WHERE id = $1 AND (latest_build_run_number, latest_build_run_seq) < ($4, $5) AND ($7::bigint IS NULL OR seq = $7)`,
-        [e.agent_id, e.run_id, e.is_finished, e.run_number, e.seq, e.wrote_instructions === true, generation],
-      );
+      await this.store.recordBuildRun(e.agent_id, generation, {
+        runId: e.run_id,
+        runNumber: e.run_number,
+        seq: e.seq,
+        isFinished: e.is_finished,
+        wroteInstructions: e.wrote_instructions === true,
+      });
     }
-    if (e.deployed_at) {
-      await this.dataSource.query(
-        `UPDATE agents SET deployment_state = 'deployed', deployed_at = GREATEST(deployed_at, $2::timestamptz)
-         WHERE id = $1 AND ($3::bigint IS NULL OR seq = $3)`,
-        [e.agent_id, e.deployed_at, generation],
-      );
-    }
+    if (e.deployed_at) await this.store.recordDeployment(e.agent_id, generation, e.deployed_at);
   }
 }

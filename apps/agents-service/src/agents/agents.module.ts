@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { AccessAnnouncer } from '../common/access-announcer';
+import { StoresModule } from '../database/stores.module';
 import { QuotasModule } from '../quotas/quotas.module';
 import { AgentsHandlers } from './agents.handlers';
 import { AgentsService } from './agents.service';
 
 @Module({
-  imports: [QuotasModule],
+  imports: [StoresModule, QuotasModule],
   controllers: [AgentsHandlers],
   providers: [AgentsService, AccessAnnouncer],
   exports: [AgentsService],

@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
 import { AccessAnnouncer } from '../common/access-announcer';
+import { StoresModule } from '../database/stores.module';
 import { ConsoleSessionPurger } from './console-session.purger';
 import { ConsoleSessionsHandlers } from './console-sessions.handlers';
 import { ConsoleSessionsService } from './console-sessions.service';
 
 @Module({
+  imports: [StoresModule],
   controllers: [ConsoleSessionsHandlers],
   providers: [ConsoleSessionsService, ConsoleSessionPurger, AccessAnnouncer],
   exports: [ConsoleSessionsService],
@@ -12,5 +14,5 @@ import { ConsoleSessionsService } from './console-sessions.service';
 export class ConsoleSessionsModule {}
 
 /** What the admin command line needs: the service, without message handlers or the purge timer. */
-@Module({ providers: [ConsoleSessionsService, AccessAnnouncer], exports: [ConsoleSessionsService] })
+@Module({ imports: [StoresModule], providers: [ConsoleSessionsService, AccessAnnouncer], exports: [ConsoleSessionsService] })
 export class ConsoleSessionsAdminModule {}

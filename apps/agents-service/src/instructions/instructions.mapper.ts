@@ -1,6 +1,6 @@
 import { InstructionVersion, InstructionsSummary } from '@aas/contracts';
-import { InstructionVersionEntity } from './instruction-version.entity';
 import { InstructionsEntity } from './instructions.entity';
+import { ListedInstructionVersion } from './instruction.store';
 
 /** Content lives in PostgreSQL; the storage key names the version it came from. */
 export function storageKeyOf(agentId: string, versionId: string): string {
@@ -25,7 +25,7 @@ export function toInstructionsSummary(
   return summary;
 }
 
-export function toInstructionVersion(version: InstructionVersionEntity): InstructionVersion {
+export function toInstructionVersion(version: ListedInstructionVersion): InstructionVersion {
   return {
     id: Number(version.id),
     content: version.content,

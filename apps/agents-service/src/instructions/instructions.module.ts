@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
+import { StoresModule } from '../database/stores.module';
 import { InstructionsHandlers } from './instructions.handlers';
 import { InstructionsService } from './instructions.service';
 
 @Module({
-  imports: [AgentsModule],
+  imports: [StoresModule, AgentsModule],
   controllers: [InstructionsHandlers],
   providers: [InstructionsService],
 })

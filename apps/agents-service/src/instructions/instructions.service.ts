@@ -1,15 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { InstructionVersion, InstructionsSummary, RestPlanStep } from '@aas/contracts';
 import { QuotaExceededError, ResourceNotFoundError } from '@aas/problem-details';
 import { createHash } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
 import { AgentsService } from '../agents/agents.service';
 import { AgentsEnv } from '../config/agents.env';
-import { UserEntity } from '../users/user.entity';
-import { InstructionVersionEntity } from './instruction-version.entity';
-import { InstructionsEntity } from './instructions.entity';
+import { Transaction, Transactions } from '../database/transactions';
+import { UserStore } from '../users/user.store';
+import { InstructionStore } from './instruction.store';
 import { toInstructionVersion, toInstructionsSummary } from './instructions.mapper';
 
 export interface InstructionsWrite {
@@ -24,16 +22,19 @@ export interface InstructionsWrite {
 @Injectable()
 export class InstructionsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly instructions: InstructionStore,
+    private readonly users: UserStore,
+    private readonly transactions: Transactions,
     private readonly agents: AgentsService,
     private readonly config: ConfigService<AgentsEnv, true>,
   ) {}
 
   async get(userId: string, agentId: string): Promise<InstructionsSummary | null> {
-    const agent = await this.agents.find(this.dataSource.manager, userId, agentId);
-    const instructions = await this.dataSource.manager.findOneBy(InstructionsEntity, { agentId: agent.id });
+    const agent = await this.agents.find(userId, agentId);
+    const instructions = await this.instructions.current(agent.id);
     if (!instructions) return null;
-    const user = await this.dataSource.manager.findOneByOrFail(UserEntity, { id: userId });
+    const user = await this.users.findById(userId);
+    if (!user) throw new ResourceNotFoundError('User', userId);
     return toInstructionsSummary(instructions, { userId, email: user.email });
   }
 
@@ -44,39 +45,23 @@ export class InstructionsService {
    */
   async put(userId: string, agentId: string, write: InstructionsWrite): Promise<void> {
     this.checkSize(write);
-    await this.dataSource.transaction(async (manager) => {
-      const agent = await this.agents.find(manager, userId, agentId, true);
+    await this.transactions.run(async (tx) => {
+      const agent = await this.agents.find(userId, agentId, { tx, lock: true });
       // A build run of a deleted agent must not write into a new agent that took its id.
       if (write.agentGeneration !== undefined && Number(agent.seq) !== write.agentGeneration) {
         throw new ResourceNotFoundError('Agent', agentId);
       }
-      const contentHash = createHash('sha256').update(write.content, 'utf8').digest('hex');
-      const version = await manager.save(
-        manager.create(InstructionVersionEntity, {
-          agentId: agent.id,
-          content: write.content,
-          sourceType: write.sourceType ?? 'api',
-          sourceId: write.sourceId ?? '',
-          contentHash,
-          planSteps: write.planSteps ?? null,
-          createdAt: new Date(),
-        }),
-      );
-      await manager.upsert(
-        InstructionsEntity,
-        {
-          agentId: agent.id,
-          versionId: version.id,
-          content: version.content,
-          sourceType: version.sourceType,
-          sourceId: version.sourceId,
-          contentHash,
-          planSteps: version.planSteps,
-          updatedAt: version.createdAt,
-        },
-        ['agentId'],
-      );
-      await this.pruneVersions(manager, agent.id);
+      const version = await this.instructions.addVersion(tx, {
+        agentId: agent.id,
+        content: write.content,
+        sourceType: write.sourceType ?? 'api',
+        sourceId: write.sourceId ?? '',
+        contentHash: createHash('sha256').update(write.content, 'utf8').digest('hex'),
+        planSteps: write.planSteps ?? null,
+        createdAt: new Date(),
+      });
+      await this.instructions.makeCurrent(tx, version);
+      await this.pruneVersions(tx, agent.id);
     });
   }
 
@@ -86,16 +71,10 @@ export class InstructionsService {
    * yet (written before the quota, or before it was lowered).
    */
   async history(userId: string, agentId: string, limit?: number): Promise<InstructionVersion[]> {
-    const agent = await this.agents.find(this.dataSource.manager, userId, agentId);
+    const agent = await this.agents.find(userId, agentId);
     const kept = this.config.get('QUOTA_INSTRUCTION_VERSIONS_KEPT', { infer: true });
     const take = kept === 0 ? limit || undefined : Math.min(limit || kept, kept);
-    const versions = await this.dataSource.manager.find(InstructionVersionEntity, {
-      // Not plan_steps: the history does not show them, and they can be most of a version's bytes.
-      select: { id: true, agentId: true, content: true, sourceType: true, sourceId: true, contentHash: true, createdAt: true },
-      where: { agentId: agent.id },
-      order: { id: 'DESC' },
-      take,
-    });
+    const versions = await this.instructions.versions(agent.id, take);
     return versions.map(toInstructionVersion);
   }
 
@@ -113,15 +92,10 @@ export class InstructionsService {
     }
   }
 
-  /** Deletes every version older than the newest `kept`; the current version is the newest, so it always stays. */
-  private async pruneVersions(manager: EntityManager, agentId: string): Promise<void> {
+  /** Keeps the newest QUOTA_INSTRUCTION_VERSIONS_KEPT (0: all); the current version is the newest, so it always stays. */
+  private async pruneVersions(tx: Transaction, agentId: string): Promise<void> {
     const kept = this.config.get('QUOTA_INSTRUCTION_VERSIONS_KEPT', { infer: true });
     if (kept === 0) return;
-    await manager.query(
-      `DELETE FROM instruction_versions
-        WHERE agent_id = $1
-          AND id < (SELECT id FROM instruction_versions WHERE agent_id = $1 ORDER BY id DESC OFFSET $2 LIMIT 1)`,
-      [agentId, kept - 1],
-    );
+    await this.instructions.deleteAllButNewest(tx, agentId, kept);
   }
 }

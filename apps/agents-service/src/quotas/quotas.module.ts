@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
+import { StoresModule } from '../database/stores.module';
 import { UserQuotas } from './user-quotas';
 
 @Module({
+  imports: [StoresModule],
   providers: [UserQuotas],
   exports: [UserQuotas],
 })

@@ -1,11 +1,10 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { StoresModule } from '../database/stores.module';
 import { IdentityHandlers } from './identity.handlers';
-import { UserEntity } from './user.entity';
 import { UsersService } from './users.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([UserEntity])],
+  imports: [StoresModule],
   controllers: [IdentityHandlers],
   providers: [UsersService],
   exports: [UsersService],

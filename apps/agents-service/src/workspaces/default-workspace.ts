@@ -1,17 +1,16 @@
-import { EntityManager } from 'typeorm';
+import { Transaction } from '../database/transactions';
 import { WorkspaceEntity } from './workspace.entity';
+import { WorkspaceStore } from './workspace.store';
 
 export const DEFAULT_WORKSPACE_NAME = 'Default';
 
 /** The user's default workspace, made on first need; safe when several requests race (partial unique index). */
-export async function defaultWorkspaceOf(manager: EntityManager, userId: string): Promise<WorkspaceEntity> {
-  const existing = await manager.findOneBy(WorkspaceEntity, { userId, isDefault: true });
+export async function defaultWorkspaceOf(workspaces: WorkspaceStore, userId: string, tx?: Transaction): Promise<WorkspaceEntity> {
+  const existing = await workspaces.findDefault(userId, tx);
   if (existing) return existing;
-  await manager.query(
-    `INSERT INTO workspaces (user_id, name, position, is_default)
-     VALUES ($1, $2, 0, true)
-     ON CONFLICT (user_id) WHERE is_default DO NOTHING`,
-    [userId, DEFAULT_WORKSPACE_NAME],
-  );
-  return manager.findOneByOrFail(WorkspaceEntity, { userId, isDefault: true });
+  await workspaces.insertDefaultIfAbsent(userId, DEFAULT_WORKSPACE_NAME, tx);
+  const made = await workspaces.findDefault(userId, tx);
+  // The default workspace is never deleted, so the one just made (here or by a racing request) is there.
+  if (!made) throw new Error(`the default workspace of user ${userId} was not made`);
+  return made;
 }

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { AccessAnnouncer } from '../common/access-announcer';
+import { StoresModule } from '../database/stores.module';
 import { QuotasModule } from '../quotas/quotas.module';
 import { WorkspacesHandlers } from './workspaces.handlers';
 import { WorkspacesService } from './workspaces.service';
 
 @Module({
-  imports: [QuotasModule],
+  imports: [StoresModule, QuotasModule],
   controllers: [WorkspacesHandlers],
   providers: [WorkspacesService, AccessAnnouncer],
 })

@@ -1,23 +1,25 @@
-import { AccessAnnouncer } from '../common/access-announcer';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DeleteWorkspaceResponse, UpdateWorkspaceMessage, WorkspaceDto } from '@aas/contracts';
-import { ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
-import { DataSource, EntityManager } from 'typeorm';
-import { AgentEntity } from '../agents/agent.entity';
-import { removeAgents } from '../agents/agent-removal';
-import { isUuid } from '../common/is-uuid';
 import { OutboxRelay } from '@aas/platform';
+import { ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
+import { removeAgents } from '../agents/agent-removal';
+import { AgentStore } from '../agents/agent.store';
+import { AccessAnnouncer } from '../common/access-announcer';
+import { isUuid } from '../common/is-uuid';
+import { RowRead, Transactions } from '../database/transactions';
 import { USER_QUOTAS, UserQuotas } from '../quotas/user-quotas';
 import { defaultWorkspaceOf } from './default-workspace';
 import { reorderPositions } from './workspace-order';
 import { WorkspaceEntity } from './workspace.entity';
 import { toWorkspaceDto } from './workspace.mapper';
+import { WorkspaceStore } from './workspace.store';
 
 @Injectable()
 export class WorkspacesService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly workspaces: WorkspaceStore,
+    private readonly agents: AgentStore,
+    private readonly transactions: Transactions,
     private readonly outbox: OutboxRelay,
     private readonly quotas: UserQuotas,
     private readonly announcer: AccessAnnouncer,
@@ -25,60 +27,54 @@ export class WorkspacesService {
 
   /** By position, then creation; agent_count is counted, never stored, so it cannot drift. */
   async list(userId: string): Promise<WorkspaceDto[]> {
-    await defaultWorkspaceOf(this.dataSource.manager, userId);
-    const workspaces = await this.ordered(this.dataSource.manager, userId);
-    const counts = await this.agentCounts(this.dataSource.manager, userId);
+    await defaultWorkspaceOf(this.workspaces, userId);
+    const workspaces = await this.workspaces.listOrdered(userId);
+    const counts = await this.agents.countByWorkspace(userId);
     return workspaces.map((w) => toWorkspaceDto(w, counts.get(w.id) ?? 0));
   }
 
   async create(userId: string, name: string): Promise<WorkspaceDto> {
-    const workspace = await this.dataSource.transaction(async (manager) => {
+    const workspace = await this.transactions.run(async (tx) => {
       // The user's row first, as every creation of the user takes it (any other order could deadlock);
       // counted once the default workspace exists, since it counts too.
-      await this.quotas.lockUser(manager, userId);
-      await defaultWorkspaceOf(manager, userId);
-      await this.quotas.check(manager, userId, USER_QUOTAS.workspaces);
+      await this.quotas.lockUser(tx, userId);
+      await defaultWorkspaceOf(this.workspaces, userId, tx);
+      await this.quotas.check(tx, userId, USER_QUOTAS.workspaces);
       // Serialises creations of one user, so each new workspace gets a distinct last position.
-      await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`workspaces:${userId}`]);
-      const { max } = await manager
-        .createQueryBuilder(WorkspaceEntity, 'w')
-        .select('MAX(w.position)', 'max')
-        .where('w.user_id = :userId', { userId })
-        .getRawOne<{ max: number | null }>() ?? { max: null };
+      await this.workspaces.lockOrder(tx, userId);
+      const max = await this.workspaces.maxPosition(tx, userId);
       const now = new Date();
-      return manager.save(
-        manager.create(WorkspaceEntity, {
-          userId,
-          name,
-          iconConfig: null,
-          position: (max ?? -1) + 1,
-          isDefault: false,
-          createdAt: now,
-          updatedAt: now,
-        }),
-      );
+      return this.workspaces.insert(tx, {
+        userId,
+        name,
+        iconConfig: null,
+        position: (max ?? -1) + 1,
+        isDefault: false,
+        createdAt: now,
+        updatedAt: now,
+      });
     });
     return toWorkspaceDto(workspace, 0);
   }
 
   async update(message: UpdateWorkspaceMessage): Promise<WorkspaceDto> {
-    const workspace = await this.find(this.dataSource.manager, message.user_id, message.workspace_id);
+    const workspace = await this.find(message.user_id, message.workspace_id);
     workspace.name = message.name;
     if (message.icon_config !== undefined) workspace.iconConfig = message.icon_config;
     workspace.updatedAt = new Date();
-    await this.dataSource.manager.save(workspace);
-    const count = await this.dataSource.manager.countBy(AgentEntity, { workspaceId: workspace.id });
+    await this.workspaces.save(workspace);
+    const count = await this.agents.countInWorkspace(workspace.id);
     return toWorkspaceDto(workspace, count);
   }
 
   /** Deletes the workspace and every agent in it (with their cascade). The default workspace stays. */
   async delete(userId: string, workspaceId: string): Promise<DeleteWorkspaceResponse> {
-    const result = await this.dataSource.transaction(async (manager) => {
-      const workspace = await this.find(manager, userId, workspaceId, true);
+    const result = await this.transactions.run(async (tx) => {
+      const workspace = await this.find(userId, workspaceId, { tx, lock: true });
       if (workspace.isDefault) return { deleted: false, error: 'The default workspace cannot be deleted' };
-      const agents = await manager.find(AgentEntity, { select: { id: true }, where: { workspaceId: workspace.id, userId } });
-      const removed = await removeAgents(manager, userId, agents.map((a) => a.id));
-      await manager.delete(WorkspaceEntity, { id: workspace.id });
+      const agentIds = await this.agents.idsInWorkspace(tx, userId, workspace.id);
+      const removed = await removeAgents(this.agents, tx, userId, agentIds);
+      await this.workspaces.delete(tx, workspace.id);
       return { deleted: true, error: null, removed };
     });
     if (!result.deleted) return result;
@@ -89,43 +85,21 @@ export class WorkspacesService {
 
   async reorder(userId: string, workspaceIds: string[]): Promise<{ success: boolean }> {
     if (new Set(workspaceIds).size !== workspaceIds.length) throw invalidIds('workspace_ids must not repeat an id');
-    await this.dataSource.transaction(async (manager) => {
-      await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`workspaces:${userId}`]);
-      const current = (await this.ordered(manager, userId)).map((w) => w.id);
+    await this.transactions.run(async (tx) => {
+      await this.workspaces.lockOrder(tx, userId);
+      const current = (await this.workspaces.listOrdered(userId, tx)).map((w) => w.id);
       const owned = new Set(current);
       const foreign = workspaceIds.filter((id) => !owned.has(id));
       if (foreign.length > 0) throw invalidIds(`workspace_ids contains ids that are not your workspaces: ${foreign.join(', ')}`);
-      for (const [id, position] of reorderPositions(current, workspaceIds)) {
-        await manager.update(WorkspaceEntity, { id }, { position, updatedAt: new Date() });
-      }
+      await this.workspaces.setPositions(tx, reorderPositions(current, workspaceIds), new Date());
     });
     return { success: true };
   }
 
-  private async find(manager: EntityManager, userId: string, workspaceId: string, lock = false): Promise<WorkspaceEntity> {
-    const workspace = isUuid(workspaceId)
-      ? await manager.findOne(WorkspaceEntity, {
-          where: { id: workspaceId, userId },
-          lock: lock ? { mode: 'pessimistic_write' } : undefined,
-        })
-      : null;
+  private async find(userId: string, workspaceId: string, read: RowRead = {}): Promise<WorkspaceEntity> {
+    const workspace = isUuid(workspaceId) ? await this.workspaces.findOwned(userId, workspaceId, read) : null;
     if (!workspace) throw new ResourceNotFoundError('Workspace', workspaceId);
     return workspace;
-  }
-
-  private ordered(manager: EntityManager, userId: string): Promise<WorkspaceEntity[]> {
-    return manager.find(WorkspaceEntity, { where: { userId }, order: { position: 'ASC', createdAt: 'ASC', id: 'ASC' } });
-  }
-
-  private async agentCounts(manager: EntityManager, userId: string): Promise<Map<string, number>> {
-    const rows = await manager
-      .createQueryBuilder(AgentEntity, 'a')
-      .select('a.workspace_id', 'workspace_id')
-      .addSelect('COUNT(*)::int', 'count')
-      .where('a.user_id = :userId', { userId })
-      .groupBy('a.workspace_id')
-      .getRawMany<{ workspace_id: string; count: number }>();
-    return new Map(rows.map((r) => [r.workspace_id, r.count]));
   }
 }
 

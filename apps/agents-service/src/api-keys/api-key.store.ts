@@ -1,0 +1,29 @@
+import { Transaction } from '../database/transactions';
+import { ApiKeyEntity } from './api-key.entity';
+
+export interface NewApiKey {
+  userId: string;
+  name: string;
+  /** Hex SHA-256 of the key; the key itself is never stored. */
+  keyHash: string;
+  displayPrefix: string;
+}
+
+/**
+ * Every statement on the `api_keys` table (postgres-api-key.store.ts); an abstract class, so that it is
+ * the injection token and a fake can stand in for it.
+ */
+export abstract class ApiKeyStore {
+  /** The user's keys that are not revoked, oldest first. */
+  abstract listActive(userId: string): Promise<ApiKeyEntity[]>;
+  abstract insert(tx: Transaction, key: NewApiKey): Promise<ApiKeyEntity>;
+  /** The key if it is not revoked, of `userId` when one is given (else of any user). */
+  abstract findActive(keyId: string, userId?: string): Promise<ApiKeyEntity | null>;
+  abstract setRevoked(keyId: string, at: Date): Promise<void>;
+  /** The active key with this hash, for verifying a request. */
+  abstract findActiveByHash(keyHash: string): Promise<{ id: string; userId: string } | null>;
+  /** The key with this hash is the user's and active (inserted, or revived if it was revoked); answers its id. */
+  abstract upsertActive(key: NewApiKey): Promise<string>;
+  /** Sets each key's last use (epoch ms) to the given time unless the stored one is later. */
+  abstract recordLastUse(times: Map<string, number>): Promise<void>;
+}

@@ -1,0 +1,24 @@
+import { Transaction } from '../database/transactions';
+import { InstructionVersionEntity } from './instruction-version.entity';
+import { InstructionsEntity } from './instructions.entity';
+
+export type NewInstructionVersion = Omit<InstructionVersionEntity, 'id'>;
+
+/** A version without its plan steps: the history does not show them, and they can be most of a version's bytes. */
+export type ListedInstructionVersion = Omit<InstructionVersionEntity, 'planSteps'>;
+
+/**
+ * Every statement on the `instructions` (an agent's current ones) and `instruction_versions` tables
+ * (postgres-instruction.store.ts); an abstract class, so that it is the injection token and a fake can stand in for it.
+ */
+export abstract class InstructionStore {
+  abstract current(agentId: string): Promise<InstructionsEntity | null>;
+  /** The new version, numbered after every earlier one of any agent. */
+  abstract addVersion(tx: Transaction, version: NewInstructionVersion): Promise<InstructionVersionEntity>;
+  /** Makes the version the agent's current instructions (a copy of it). */
+  abstract makeCurrent(tx: Transaction, version: InstructionVersionEntity): Promise<void>;
+  /** Deletes every version of the agent older than its newest `kept`. */
+  abstract deleteAllButNewest(tx: Transaction, agentId: string, kept: number): Promise<void>;
+  /** Newest first, at most `take` (every one when absent). */
+  abstract versions(agentId: string, take: number | undefined): Promise<ListedInstructionVersion[]>;
+}

@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { managerOf } from '../database/postgres-transactions';
+import { Transaction } from '../database/transactions';
+import { InstructionVersionEntity } from './instruction-version.entity';
+import { InstructionsEntity } from './instructions.entity';
+import { InstructionStore, ListedInstructionVersion, NewInstructionVersion } from './instruction.store';
+
+/** The instruction store on PostgreSQL: TypeORM's entity API, and SQL for the pruning. */
+@Injectable()
+export class PostgresInstructionStore extends InstructionStore {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    super();
+  }
+
+  current(agentId: string): Promise<InstructionsEntity | null> {
+    return this.dataSource.manager.findOneBy(InstructionsEntity, { agentId });
+  }
+
+  addVersion(tx: Transaction, version: NewInstructionVersion): Promise<InstructionVersionEntity> {
+    const manager = managerOf(this.dataSource, tx);
+    return manager.save(manager.create(InstructionVersionEntity, version));
+  }
+
+  async makeCurrent(tx: Transaction, version: InstructionVersionEntity): Promise<void> {
+    await managerOf(this.dataSource, tx).upsert(
+      InstructionsEntity,
+      {
+        agentId: version.agentId,
+        versionId: version.id,
+        content: version.content,
+        sourceType: version.sourceType,
+        sourceId: version.sourceId,
+        contentHash: version.contentHash,
+        planSteps: version.planSteps,
+        updatedAt: version.createdAt,
+      },
+      ['agentId'],
+    );
+  }
+
+  async deleteAllButNewest(tx: Transaction, agentId: string, kept: number): Promise<void> {
+    await managerOf(this.dataSource, tx).query(
+      `DELETE FROM instruction_versions
+        WHERE agent_id = $1
+          AND id < (SELECT id FROM instruction_versions WHERE agent_id = $1 ORDER BY id DESC OFFSET $2 LIMIT 1)`,
+      [agentId, kept - 1],
+    );
+  }
+
+  versions(agentId: string, take: number | undefined): Promise<ListedInstructionVersion[]> {
+    return this.dataSource.manager.find(InstructionVersionEntity, {
+      select: { id: true, agentId: true, content: true, sourceType: true, sourceId: true, contentHash: true, createdAt: true },
+      where: { agentId },
+      order: { id: 'DESC' },
+      take,
+    });
+  }
+}
