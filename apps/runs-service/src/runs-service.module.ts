@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { EVENT_QUEUES } from '@aas/contracts';
+import { EVENT_QUEUES, EventNames } from '@aas/contracts';
 import { OutboxModule, ServiceClientModule, queuesModule, serviceFoundation } from '@aas/platform';
+import { runQueuedJobPriority } from './admission/job-priority';
 import { RUNS_SERVICE } from './runs-service.definition';
 import { RunsModule } from './runs/runs.module';
 
@@ -12,7 +13,8 @@ export class RunsServiceModule {
       imports: [
         ...serviceFoundation(RUNS_SERVICE, overrides),
         queuesModule(),
-        OutboxModule.forRoutes(EVENT_QUEUES),
+        // A run's job waits behind fewer of other users' jobs the fewer runs its user has executing (admission/).
+        OutboxModule.forRoutes(EVENT_QUEUES, { [EventNames.RunQueued]: runQueuedJobPriority }),
         ServiceClientModule,
         RunsModule,
       ],

@@ -15,7 +15,7 @@ export interface NewRunFields {
   scheduledFor?: Date | null;
 }
 
-/** A run as it is accepted: in progress, nothing executed yet. */
+/** A run as it is accepted: in progress, nothing executed yet, waiting for admission (admission/). */
 export function newRun(fields: NewRunFields): RunEntity {
   return Object.assign(new RunEntity(), {
     id: fields.id,
@@ -50,5 +50,6 @@ export function newRun(fields: NewRunFields): RunEntity {
     startedAt: fields.startedAt,
     lastEventAt: fields.startedAt,
     finishedAt: null,
+    admittedAt: null,
   } satisfies RunEntity);
 }

@@ -39,7 +39,13 @@ class FakeAcceptanceTables {
         }
         return first;
       },
-      insertQueued: async (runs: RunEntity[]) => void this.runs.push(...runs),
+      insertWaiting: async (runs: RunEntity[]) => void this.runs.push(...runs),
+      // No limits here (admission/ has its own tests): every waiting run is admitted.
+      admitWaiting: async (userIds: string[]) => {
+        const waiting = this.runs.filter((r) => userIds.includes(r.userId) && r.admittedAt === null);
+        for (const run of waiting) run.admittedAt = new Date();
+        return waiting.length;
+      },
       claimGenerations: async (claims: Array<{ agentId: string; generation: number }>) => {
         const refused = new Set<string>();
         for (const claim of claims) {
@@ -103,6 +109,7 @@ describe(RunAcceptance.name, () => {
       [1, null, 'in_progress'],
       [2, 'second', 'in_progress'],
     ]);
+    expect(tables.runs.every((r) => r.admittedAt !== null)).toBe(true);
     expect(kicks()).toBe(1);
   });
 

@@ -10,7 +10,7 @@ import { RunStartOutcome, RunStartRequest } from './run-start-request';
 import { newRun } from './new-run';
 
 /** A request that may start a run, with the id its run gets if its key is new. */
-interface Admitted {
+interface Accepted {
   request: RunStartRequest;
   agent: AgentStartContext;
   runId: string;
@@ -20,9 +20,11 @@ interface Admitted {
  * The one way a run is accepted, whatever starts it (the API, a schedule's fire,
  * a backfill, a trigger): one request to agents-service for every agent of the
  * batch, then one transaction that claims the idempotency keys, numbers the runs,
- * stores them and queues them (through the outbox), so an accepted run is never
- * lost and never left unqueued. A request with a key already taken answers that
- * key's run; each refusal is its request's outcome only.
+ * stores them and admits what fits under the users' limits of executing runs
+ * (admission/: queued through the outbox), so an accepted run is never lost, and one
+ * that does not fit yet waits in the database, where the admission finds it. A request
+ * with a key already taken answers that key's run; each refusal is its request's
+ * outcome only.
  */
 @Injectable()
 export class RunAcceptance {
@@ -38,11 +40,11 @@ export class RunAcceptance {
     // The agents are asked for while a connection is awaited: both waits grow with load, so they overlap.
     // Awaiting both together fails the call as soon as the request fails (the transaction then rolls back).
     const agents = this.agentsOf(requests);
-    const [, { outcomes, created, stopped }] = await Promise.all([
+    const [, { outcomes, queued, stopped }] = await Promise.all([
       agents,
       this.store.transaction((tx) => this.acceptIn(tx, requests, agents)),
     ]);
-    if (created > 0) this.outbox.kick();
+    if (queued > 0) this.outbox.kick();
     // Unfinished runs of a deleted agent whose id a new agent took: their workers stop.
     for (const runId of stopped) await this.cancels.signal(runId);
     return outcomes;
@@ -62,11 +64,11 @@ export class RunAcceptance {
     tx: AcceptanceTransaction,
     requests: RunStartRequest[],
     agentsRequest: Promise<Map<string, AgentStartContext>>,
-  ): Promise<{ outcomes: RunStartOutcome[]; created: number; stopped: string[] }> {
+  ): Promise<{ outcomes: RunStartOutcome[]; queued: number; stopped: string[] }> {
     const agents = await agentsRequest;
-    const admitted = new Map<RunStartRequest, Admitted>();
+    const accepted = new Map<RunStartRequest, Accepted>();
     const refused = new Map<RunStartRequest, DomainError>();
-    const byKey = new Map<string, Admitted>();
+    const byKey = new Map<string, Accepted>();
     for (const request of requests) {
       const agent = agents.get(request.agentId);
       const refusal = refusalOf(request, agent);
@@ -77,27 +79,29 @@ export class RunAcceptance {
       // The same key twice in one batch is one run: both requests answer it.
       const same = request.idempotencyKey === null ? undefined : byKey.get(request.idempotencyKey);
       const entry = same ?? { request, agent: agent!, runId: randomUUID() };
-      admitted.set(request, entry);
+      accepted.set(request, entry);
       if (request.idempotencyKey !== null) byKey.set(request.idempotencyKey, entry);
     }
     const generations = await tx.claimGenerations(
-      [...admitted.values()].map((a) => ({ agentId: a.agent.agent_id, userId: a.request.userId, generation: a.agent.generation })),
+      [...accepted.values()].map((a) => ({ agentId: a.agent.agent_id, userId: a.request.userId, generation: a.agent.generation })),
     );
-    for (const [request, entry] of admitted) {
+    for (const [request, entry] of accepted) {
       if (!generations.refused.has(entry.agent.agent_id)) continue;
-      admitted.delete(request);
+      accepted.delete(request);
       refused.set(request, new ResourceNotFoundError('Agent', request.agentId));
       if (request.idempotencyKey !== null) byKey.delete(request.idempotencyKey);
     }
     const made = await this.alreadyScheduled(tx, [...byKey.values()]);
     const earlier = await this.claimKeys(tx, [...byKey.values()].filter((a) => !made.has(a.request.idempotencyKey!)));
     for (const [key, claimed] of made) earlier.set(key, claimed);
-    const fresh = [...new Set(admitted.values())].filter((a) => a.request.idempotencyKey === null || !earlier.has(a.request.idempotencyKey));
+    const fresh = [...new Set(accepted.values())].filter((a) => a.request.idempotencyKey === null || !earlier.has(a.request.idempotencyKey));
     await this.storeRuns(tx, fresh);
+    // Last: the users' admission locks are held from here to the commit.
+    const queued = fresh.length > 0 ? await tx.admitWaiting(fresh.map((a) => a.request.userId)) : 0;
     const outcomes = requests.map((request): RunStartOutcome => {
       const refusal = refused.get(request);
       if (refusal) return { refusal };
-      const entry = admitted.get(request)!;
+      const entry = accepted.get(request)!;
       const taken = entry.request.idempotencyKey === null ? undefined : earlier.get(entry.request.idempotencyKey);
       if (!taken) return { runId: entry.runId, created: true };
       if (taken.agentId !== entry.agent.agent_id) {
@@ -105,14 +109,14 @@ export class RunAcceptance {
       }
       return { runId: taken.runId, created: false };
     });
-    return { outcomes, created: fresh.length, stopped: generations.stopped };
+    return { outcomes, queued, stopped: generations.stopped };
   }
 
   /**
    * Keyed requests for a due time whose run exists already (its key may have been purged since):
    * answered with that run, by key.
    */
-  private async alreadyScheduled(tx: AcceptanceTransaction, keyed: Admitted[]): Promise<Map<string, ClaimedKey>> {
+  private async alreadyScheduled(tx: AcceptanceTransaction, keyed: Accepted[]): Promise<Map<string, ClaimedKey>> {
     const due = keyed.filter((a) => a.request.dueAt !== undefined);
     const runs = await tx.findScheduledRuns(due.map((a) => ({ agentId: a.agent.agent_id, dueAt: a.request.dueAt! })));
     const made = new Map<string, ClaimedKey>();
@@ -123,16 +127,16 @@ export class RunAcceptance {
     return made;
   }
 
-  private claimKeys(tx: AcceptanceTransaction, keyed: Admitted[]): Promise<Map<string, ClaimedKey>> {
+  private claimKeys(tx: AcceptanceTransaction, keyed: Accepted[]): Promise<Map<string, ClaimedKey>> {
     return tx.claimKeys(
       keyed.map((a) => a.request.userId),
       keyed.map((a) => ({ key: a.request.idempotencyKey!, agentId: a.agent.agent_id, runId: a.runId })),
     );
   }
 
-  /** Numbers the new runs of each agent (in due-time order, then request order), stores and queues them. */
-  private async storeRuns(tx: AcceptanceTransaction, admitted: Admitted[]): Promise<void> {
-    const fresh = [...admitted].sort((a, b) => (a.request.dueAt?.getTime() ?? 0) - (b.request.dueAt?.getTime() ?? 0));
+  /** Numbers the new runs of each agent (in due-time order, then request order) and stores them. */
+  private async storeRuns(tx: AcceptanceTransaction, accepted: Accepted[]): Promise<void> {
+    const fresh = [...accepted].sort((a, b) => (a.request.dueAt?.getTime() ?? 0) - (b.request.dueAt?.getTime() ?? 0));
     const counts = new Map<string, number>();
     for (const a of fresh) counts.set(a.agent.agent_id, (counts.get(a.agent.agent_id) ?? 0) + 1);
     const next = await tx.takeRunNumbers(counts);
@@ -154,7 +158,7 @@ export class RunAcceptance {
         scheduledFor: a.request.dueAt ?? null,
       });
     });
-    await tx.insertQueued(runs);
+    await tx.insertWaiting(runs);
   }
 }
 

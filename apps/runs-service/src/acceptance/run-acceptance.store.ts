@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { EventNames, RunQueuedEvent } from '@aas/contracts';
-import { recordEvents } from '@aas/platform';
 import { DataSource, EntityManager } from 'typeorm';
+import { RunAdmission } from '../admission/run-admission.service';
 import { ClaimOutcome, GenerationClaim, claimAgentGenerations } from '../runs/agent-generations';
 import { RunEntity } from '../runs/run.entity';
 import { RUN_ACCEPTANCE } from './run-acceptance-database';
@@ -17,16 +16,22 @@ export interface ClaimedKey {
 /** Transactions of accepting runs, on the acceptance connections (run-acceptance-database.ts). */
 @Injectable()
 export class RunAcceptanceStore {
-  constructor(@InjectDataSource(RUN_ACCEPTANCE) private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource(RUN_ACCEPTANCE) private readonly dataSource: DataSource,
+    private readonly admission: RunAdmission,
+  ) {}
 
   transaction<T>(work: (tx: AcceptanceTransaction) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction((manager) => work(new AcceptanceTransaction(manager)));
+    return this.dataSource.transaction((manager) => work(new AcceptanceTransaction(manager, this.admission)));
   }
 }
 
 /** The statements of accepting runs, inside one transaction. */
 export class AcceptanceTransaction {
-  constructor(private readonly manager: EntityManager) {}
+  constructor(
+    private readonly manager: EntityManager,
+    private readonly admission: RunAdmission,
+  ) {}
 
   /**
    * Takes each key for its run, in key order so that two transactions holding the
@@ -91,11 +96,18 @@ export class AcceptanceTransaction {
     return new Map(rows.map((row) => [row.agent_id, row.last_run_number - counts.get(row.agent_id)! + 1]));
   }
 
-  /** Stores the runs and queues each for a worker (through the outbox, published if and only if this commits). */
-  async insertQueued(runs: RunEntity[]): Promise<void> {
+  /** Stores the runs, waiting for admission. */
+  async insertWaiting(runs: RunEntity[]): Promise<void> {
     if (runs.length === 0) return;
     await this.manager.createQueryBuilder().insert().into(RunEntity).values(runs).updateEntity(false).execute();
-    await recordEvents(this.manager, EventNames.RunQueued, runs.map((run): RunQueuedEvent => ({ run_id: run.id })));
+  }
+
+  /**
+   * Admits the users' waiting runs that fit under the limits, these new ones included, and queues
+   * each for a worker (through the outbox, published if and only if this commits). Answers how many.
+   */
+  async admitWaiting(userIds: string[]): Promise<number> {
+    return (await this.admission.admitIn(this.manager, userIds)).length;
   }
 }
 

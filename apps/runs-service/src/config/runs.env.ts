@@ -39,4 +39,19 @@ export class RunsEnv extends ServiceEnv {
   @Min(1)
   @Max(100)
   RUN_ACCEPTANCE_POOL_SIZE: number = 4;
+
+  /**
+   * Runs of one user executing at once, across every replica (admission/); the rest wait, queued, oldest
+   * first. 0: no limit. Keep it below the total worker capacity (replicas × RUN_WORKER_CONCURRENCY).
+   */
+  @IsInt({ message: 'RUN_CONCURRENCY_PER_USER must be an integer (0: no limit)' })
+  @Min(0)
+  @Max(100_000)
+  RUN_CONCURRENCY_PER_USER: number = 10;
+
+  /** Runs of one agent executing at once, across every replica. 0: no limit. */
+  @IsInt({ message: 'RUN_CONCURRENCY_PER_AGENT must be an integer (0: no limit)' })
+  @Min(0)
+  @Max(100_000)
+  RUN_CONCURRENCY_PER_AGENT: number = 5;
 }

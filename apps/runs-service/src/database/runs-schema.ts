@@ -9,6 +9,7 @@ import { IdempotencyKeyNamespaces1764000000000 } from './migrations/176400000000
 import { RunsScheduledFor1764000000001 } from './migrations/1764000000001-runs-scheduled-for';
 import { RunTriggers1764000000002 } from './migrations/1764000000002-run-triggers';
 import { AgentGenerations1764200000000 } from './migrations/1764200000000-agent-generations';
+import { RunAdmission1764300000000 } from './migrations/1764300000000-run-admission';
 
 export const RUNS_SCHEMA: SchemaDefinition = {
   schema: 'runs',
@@ -23,5 +24,6 @@ export const RUNS_SCHEMA: SchemaDefinition = {
     RunsScheduledFor1764000000001,
     RunTriggers1764000000002,
     AgentGenerations1764200000000,
+    RunAdmission1764300000000,
   ],
 };

@@ -2,6 +2,7 @@ import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { QueueNames } from '@aas/contracts';
+import { AdmissionModule } from '../admission/admission.module';
 import { RunsEnv } from '../config/runs.env';
 import { AGENT_RUNTIME, AgentRuntime } from './agent-runtime';
 import { BuiltinRuntime } from './builtin-runtime';
@@ -14,7 +15,7 @@ import { RunMetrics } from './run-metrics';
 import { RunRecorder } from './run-recorder';
 
 @Module({
-  imports: [BullModule.registerQueue({ name: QueueNames.RunsExecution })],
+  imports: [BullModule.registerQueue({ name: QueueNames.RunsExecution }), AdmissionModule],
   providers: [
     {
       provide: AGENT_RUNTIME,

@@ -1,9 +1,9 @@
 import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { QueueNames, RunQueuedEvent } from '@aas/contracts';
+import { QueueNames, parseJob } from '@aas/contracts';
 import { DrainDeadlineAware, InJobRequestContext, WORKER_LOCK } from '@aas/platform';
-import { Job } from 'bullmq';
+import { Job, UnrecoverableError } from 'bullmq';
 import { RunsEnv } from '../config/runs.env';
 import { RunExecutor } from './run-executor';
 
@@ -31,14 +31,15 @@ export class RunExecutionProcessor extends WorkerHost implements OnApplicationBo
   }
 
   @InJobRequestContext()
-  async process(job: Job<RunQueuedEvent>): Promise<void> {
-    await this.executor.execute(job.data.run_id);
+  async process(job: Job): Promise<void> {
+    await this.executor.execute(parseJob(QueueNames.RunsExecution, job).data.run_id);
   }
 
   /** A run whose execution failed on every attempt ends in error instead of staying in progress. */
   @OnWorkerEvent('failed')
-  async onFailed(job: Job<RunQueuedEvent> | undefined, error: Error): Promise<void> {
-    if (!job || job.attemptsMade < (job.opts.attempts ?? 1)) return;
-    await this.executor.abandon(job.data.run_id, `the run could not be executed: ${error.message}`);
+  async onFailed(job: Job | undefined, error: Error): Promise<void> {
+    // A job whose data names no run (refused by parseJob) has no run to end.
+    if (!job || job.attemptsMade < (job.opts.attempts ?? 1) || error instanceof UnrecoverableError) return;
+    await this.executor.abandon(parseJob(QueueNames.RunsExecution, job).data.run_id, `the run could not be executed: ${error.message}`);
   }
 }

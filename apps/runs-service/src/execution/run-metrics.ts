@@ -6,8 +6,8 @@ import { DataSource } from 'typeorm';
 
 /**
  * Runs by status: the unfinished ones counted in PostgreSQL at scrape time (a
- * partial index keeps that cheap; the figure is the same on every replica), and
- * the runs this process finished, by final status.
+ * partial index keeps that cheap; the figure is the same on every replica), those
+ * waiting for admission, and the runs this process finished, by final status.
  */
 @Injectable()
 export class RunMetrics {
@@ -31,6 +31,15 @@ export class RunMetrics {
           'SELECT status, count(*) AS count FROM runs WHERE NOT is_finished GROUP BY status',
         );
         for (const row of rows) this.set({ status: row.status }, Number(row.count));
+      },
+    });
+    new Gauge({
+      name: `${METRIC_PREFIX}runs_waiting_admission`,
+      help: 'Runs accepted and waiting for room under their user and agent limits of executing runs (the same on every replica)',
+      registers: [registry],
+      async collect() {
+        const [row]: { count: string }[] = await dataSource.query('SELECT count(*) AS count FROM runs WHERE admitted_at IS NULL AND NOT is_finished');
+        this.set(Number(row.count));
       },
     });
   }

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { EventNames, RunEventItem, RunLifecycleEvent, RunProgressEvent } from '@aas/contracts';
 import { OutboxRelay, recordEvent } from '@aas/platform';
 import { DataSource, EntityManager } from 'typeorm';
+import { RunAdmission } from '../admission/run-admission.service';
 import { RunEntity } from '../runs/run.entity';
 import { RunEventChannel } from './run-event-channel';
 import { RunMetrics } from './run-metrics';
@@ -23,19 +24,24 @@ export class RunRecorder {
     private readonly outbox: OutboxRelay,
     private readonly metrics: RunMetrics,
     private readonly channel: RunEventChannel,
+    private readonly admission: RunAdmission,
   ) {}
 
   async apply(runId: string, makeTransition: (state: RunState) => RunTransition): Promise<RecordResult> {
     const result = await this.dataSource.transaction(async (manager) => {
       const run = await manager.findOne(RunEntity, { where: { id: runId }, lock: { mode: 'pessimistic_write' } });
-      if (!run || run.isFinished) return { result: 'ignored' as const, status: undefined, item: undefined };
+      if (!run || run.isFinished) return { result: 'ignored' as const, status: undefined, item: undefined, userId: undefined };
       const transition = makeTransition(stateOf(run));
       const item = await this.write(manager, run, transition);
-      return { result: run.isFinished ? ('finished' as const) : ('recorded' as const), status: run.status, item };
+      return { result: run.isFinished ? ('finished' as const) : ('recorded' as const), status: run.status, item, userId: run.userId };
     });
     if (result.item) this.channel.recorded(runId, result.item, result.result === 'finished');
     if (result.result !== 'ignored') this.outbox.kick();
-    if (result.result === 'finished') this.metrics.finished(result.status!);
+    if (result.result === 'finished') {
+      this.metrics.finished(result.status!);
+      // The run no longer counts towards its user's and agent's limits: the next waiting one may go.
+      this.admission.kick(result.userId!);
+    }
     return result.result;
   }
 

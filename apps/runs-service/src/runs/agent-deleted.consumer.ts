@@ -1,9 +1,10 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { AgentDeletedEvent, EventNames, QueueNames } from '@aas/contracts';
+import { QueueNames, parseJob } from '@aas/contracts';
 import { InJobRequestContext, WORKER_LOCK } from '@aas/platform';
 import { Job } from 'bullmq';
 import { DataSource } from 'typeorm';
+import { RunAdmission } from '../admission/run-admission.service';
 import { CancelSignals } from '../execution/cancel-signals';
 import { deleteRunsOfDeletedAgent } from './agent-generations';
 
@@ -17,14 +18,17 @@ export class AgentDeletedConsumer extends WorkerHost {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly cancels: CancelSignals,
+    private readonly admission: RunAdmission,
   ) {
     super();
   }
 
   @InJobRequestContext()
-  async process(job: Job<AgentDeletedEvent>): Promise<void> {
-    if (job.name !== EventNames.AgentDeleted) return;
-    const stopped = await this.dataSource.transaction((manager) => deleteRunsOfDeletedAgent(manager, job.data));
+  async process(job: Job): Promise<void> {
+    const { data } = parseJob(QueueNames.RunsEvents, job);
+    const stopped = await this.dataSource.transaction((manager) => deleteRunsOfDeletedAgent(manager, data));
     for (const runId of stopped) await this.cancels.signal(runId);
+    // The deleted agent's executing runs no longer count towards its user's limit.
+    if (stopped.length > 0) this.admission.kick(job.data.user_id);
   }
 }

@@ -1,7 +1,7 @@
 import { AgentDeletedEvent } from '@aas/contracts';
 import { EntityManager } from 'typeorm';
 
-/** A generation of an agent about to have runs stored (AgentContext.generation). */
+/** A generation of an agent about to have runs stored (OwnedAgent.generation). */
 export interface GenerationClaim {
   agentId: string;
   userId: string;

@@ -3,17 +3,14 @@ import { INestApplication } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
+import { JobNames, QueueNames } from '@aas/contracts';
 import { eventually } from '../../../../test/support/eventually';
 import { appEnv, isolatedInfra, observerPool } from '../../../../test/support/isolated-infra';
 import { migrateRunsSchema, startRunsService } from '../runs-service.app';
 import { IdempotencyKeyPurge } from './idempotency-key-purge';
-import {
-  PURGE_DELETED_AGENT_GENERATIONS_JOB,
-  PURGE_EVERY_MS,
-  PURGE_IDEMPOTENCY_KEYS_JOB,
-  PURGE_RUN_LIST_TOTALS_JOB,
-  RUNS_MAINTENANCE_QUEUE,
-} from './runs-maintenance.processor';
+import { PURGE_EVERY_MS } from './runs-maintenance.processor';
+
+const { PurgeDeletedAgentGenerations, PurgeIdempotencyKeys, PurgeRunListTotals } = JobNames;
 
 const infra = isolatedInfra();
 const env = appEnv(infra);
@@ -58,16 +55,16 @@ describe('Idempotency key purge', () => {
 
   it('is scheduled once, every 10 minutes, however many replicas start (with the other purges)', async () => {
     replicas.push(await startRunsService(env));
-    const queue = replicas[0].get<Queue>(getQueueToken(RUNS_MAINTENANCE_QUEUE), { strict: false });
+    const queue = replicas[0].get<Queue>(getQueueToken(QueueNames.RunsMaintenance), { strict: false });
     const schedulers = (await queue.getJobSchedulers()).sort((a, b) => (a.key < b.key ? -1 : 1));
     expect(schedulers).toEqual(
-      [PURGE_DELETED_AGENT_GENERATIONS_JOB, PURGE_IDEMPOTENCY_KEYS_JOB, PURGE_RUN_LIST_TOTALS_JOB].map((key) =>
+      [PurgeDeletedAgentGenerations, PurgeIdempotencyKeys, PurgeRunListTotals].map((key) =>
         expect.objectContaining({ key, every: PURGE_EVERY_MS }),
       ),
     );
     // The first purges ran at once; the next ones wait their interval, still one job each after the second replica's start.
     const next = await queue.getDelayed();
-    expect(next.map((job) => job.name).sort()).toEqual([PURGE_DELETED_AGENT_GENERATIONS_JOB, PURGE_IDEMPOTENCY_KEYS_JOB, PURGE_RUN_LIST_TOTALS_JOB]);
+    expect(next.map((job) => job.name).sort()).toEqual([PurgeDeletedAgentGenerations, PurgeIdempotencyKeys, PurgeRunListTotals]);
     for (const job of next) expect(job.timestamp + job.delay).toBeGreaterThan(Date.now() + PURGE_EVERY_MS - 60_000);
   });
 

@@ -11,7 +11,7 @@ export class RunEntity {
   @Column({ name: 'user_id', type: 'uuid' })
   userId!: string;
 
-  /** The generation of the agent (AgentContext); null for runs accepted before generations existed. */
+  /** The generation of the agent (OwnedAgent); null for runs accepted before generations existed. */
   @Column({ name: 'agent_generation', type: 'bigint', nullable: true })
   agentGeneration!: string | null;
 
@@ -102,4 +102,8 @@ export class RunEntity {
 
   @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
   finishedAt!: Date | null;
+
+  /** When the run was admitted for execution (queued for a worker); null while it waits (admission/). */
+  @Column({ name: 'admitted_at', type: 'timestamptz', nullable: true })
+  admittedAt!: Date | null;
 }

@@ -2,11 +2,12 @@ import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { QueueNames } from '@aas/contracts';
 import { AcceptanceModule } from '../acceptance/acceptance.module';
+import { AdmissionModule } from '../admission/admission.module';
 import { ExecutionModule } from '../execution/execution.module';
 import { AgentDeletedConsumer } from './agent-deleted.consumer';
 import { IdempotencyKeyPurge } from './idempotency-key-purge';
 import { RunListTotals } from './run-list-totals';
-import { RunsMaintenanceProcessor, RUNS_MAINTENANCE_QUEUE } from './runs-maintenance.processor';
+import { RunsMaintenanceProcessor } from './runs-maintenance.processor';
 import { RunsHandlers } from './runs.handlers';
 import { RunsService } from './runs.service';
 
@@ -14,7 +15,8 @@ import { RunsService } from './runs.service';
   imports: [
     ExecutionModule,
     AcceptanceModule,
-    BullModule.registerQueue({ name: QueueNames.RunsEvents }, { name: RUNS_MAINTENANCE_QUEUE }),
+    AdmissionModule,
+    BullModule.registerQueue({ name: QueueNames.RunsEvents }, { name: QueueNames.RunsMaintenance }),
   ],
   controllers: [RunsHandlers],
   providers: [

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
-  AgentContext,
+  OwnedAgent,
   AgentStartContextsResponse,
   AgentsPatterns,
   ListRunsMessage,
@@ -73,7 +73,7 @@ export class RunsService {
 
   /** Newest first; `page` is 1-based (0 counts as 1), `page_size` 0 means the default. */
   async list(message: ListRunsMessage): Promise<RunListResponse> {
-    const agent = await this.agentContext(message.user_id, message.agent_id);
+    const agent = await this.ownedAgent(message.user_id, message.agent_id);
     await this.takeOver(agent, message.user_id);
     const page = Math.max(message.page ?? 1, 1);
     const pageSize = message.page_size || RUN_LIST_DEFAULT_PAGE_SIZE;
@@ -172,7 +172,7 @@ export class RunsService {
    * A deleted agent's runs may still be here (its cleanup is asynchronous) when a new agent takes its id:
    * they are deleted before the new agent's list is read or counted (agent-generations.ts).
    */
-  private async takeOver(agent: AgentContext, userId: string): Promise<void> {
+  private async takeOver(agent: OwnedAgent, userId: string): Promise<void> {
     const held = await heldGeneration(this.dataSource.manager, agent.agent_id);
     if (held === undefined || held === agent.generation) return;
     if (held > agent.generation) throw new ResourceNotFoundError('Agent', agent.agent_id);
@@ -214,7 +214,7 @@ export class RunsService {
   private async find(userId: string, agentId: string, runId: string): Promise<RunEntity> {
     if (!isUUID(runId) || !isUUID(agentId)) throw new ResourceNotFoundError('Run', runId);
     const [agent, run] = await Promise.all([
-      this.agentContext(userId, agentId),
+      this.ownedAgent(userId, agentId),
       this.dataSource.manager.findOneBy(RunEntity, { id: runId, agentId, userId }),
     ]);
     if (!run || (run.agentGeneration !== null && Number(run.agentGeneration) !== agent.generation)) {
@@ -223,8 +223,8 @@ export class RunsService {
     return run;
   }
 
-  private agentContext(userId: string, agentId: string): Promise<AgentContext> {
-    return this.services.request<AgentContext>(AgentsPatterns.GetAgentForRun, { user_id: userId, agent_id: agentId });
+  private ownedAgent(userId: string, agentId: string): Promise<OwnedAgent> {
+    return this.services.request<OwnedAgent>(AgentsPatterns.GetOwnedAgent, { user_id: userId, agent_id: agentId });
   }
 }
 

@@ -1,0 +1,120 @@
+import { EventNames, RunQueuedEvent } from '@aas/contracts';
+import { recordEvents } from '@aas/platform';
+import { EntityManager } from 'typeorm';
+import { AdmissionLimits } from './admission-limits';
+import { jobPriority } from './job-priority';
+
+/** `wait`: for the user's admission lock; `skip-if-busy`: another transaction is admitting that user's runs, so this one need not. */
+export type AdmissionLockMode = 'wait' | 'skip-if-busy';
+
+const WAITING = 'admitted_at IS NULL AND NOT is_finished';
+const EXECUTING = 'admitted_at IS NOT NULL AND NOT is_finished';
+
+/**
+ * Counts the user's executing runs (admitted, not finished) per agent and admits its oldest waiting
+ * runs that fit under both limits: each agent's oldest first, at most the agent's room each, then the
+ * oldest of those up to the user's room. The user's agents that have waiting runs are found by
+ * skipping through runs_waiting_idx, and each gives at most its room, so the cost follows the
+ * number of agents and the limits, not the length of the backlog. Rows another transaction holds
+ * (a cancel, a deletion) are skipped. Answers the admitted runs, with the executing runs before.
+ */
+const ADMIT = `
+  WITH RECURSIVE
+    executing AS (
+      SELECT agent_id, count(*)::int AS runs FROM runs WHERE user_id = $1 AND ${EXECUTING} GROUP BY agent_id
+    ),
+    total AS (
+      SELECT coalesce(sum(runs), 0)::int AS runs FROM executing
+    ),
+    user_room AS (
+      SELECT CASE WHEN $2::int IS NULL THEN NULL ELSE greatest($2::int - runs, 0) END AS runs FROM total
+    ),
+    waiting_agents AS (
+      (SELECT agent_id FROM runs WHERE user_id = $1 AND ${WAITING} ORDER BY agent_id LIMIT 1)
+      UNION ALL
+      SELECT (SELECT r.agent_id FROM runs r WHERE r.user_id = $1 AND r.${WAITING} AND r.agent_id > w.agent_id ORDER BY r.agent_id LIMIT 1)
+        FROM waiting_agents w WHERE w.agent_id IS NOT NULL
+    ),
+    picked AS (
+      SELECT c.id FROM waiting_agents w
+        LEFT JOIN executing e ON e.agent_id = w.agent_id
+        CROSS JOIN user_room u
+        CROSS JOIN LATERAL (
+          SELECT r.id, r.started_at, r.run_number FROM runs r
+           WHERE r.user_id = $1 AND r.agent_id = w.agent_id AND r.${WAITING}
+           ORDER BY r.started_at, r.run_number
+           LIMIT least(u.runs, CASE WHEN $3::int IS NULL THEN NULL ELSE greatest($3::int - coalesce(e.runs, 0), 0) END)
+           FOR UPDATE SKIP LOCKED
+        ) c
+       WHERE w.agent_id IS NOT NULL
+       ORDER BY c.started_at, c.run_number
+       LIMIT (SELECT runs FROM user_room)
+    )
+  UPDATE runs r SET admitted_at = clock_timestamp() FROM picked p, total t WHERE r.id = p.id
+  RETURNING r.id, r.started_at, r.run_number, t.runs AS executing`;
+
+/** The users with waiting runs and room under the per-user limit (per-agent room is left to ADMIT). */
+const USERS_TO_ADMIT = `
+  WITH RECURSIVE waiting_users AS (
+    (SELECT user_id FROM runs WHERE ${WAITING} ORDER BY user_id LIMIT 1)
+    UNION ALL
+    SELECT (SELECT r.user_id FROM runs r WHERE r.${WAITING} AND r.user_id > w.user_id ORDER BY r.user_id LIMIT 1)
+      FROM waiting_users w WHERE w.user_id IS NOT NULL
+  )
+  SELECT w.user_id FROM waiting_users w
+   WHERE w.user_id IS NOT NULL
+     AND ($1::int IS NULL OR (SELECT count(*) FROM runs r WHERE r.user_id = w.user_id AND r.${EXECUTING}) < $1::int)`;
+
+/** A run admitted for execution, with the BullMQ priority its job gets. */
+export interface AdmittedRun {
+  runId: string;
+  priority: number;
+}
+
+/**
+ * Admits the user's oldest waiting runs that fit under the limits, inside the caller's transaction,
+ * and queues each for a worker (`run.queued` through the outbox: published if and only if this
+ * commits). The count and the choice happen under a transaction-scoped advisory lock per user, so
+ * admissions of one user, on any replica, take turns and never pass the limits together; the lock
+ * is taken before the counting statement, whose snapshot therefore sees every admission before it.
+ * Answers null when `skip-if-busy` finds the lock taken.
+ */
+export async function admitWaitingRuns(
+  manager: EntityManager,
+  userId: string,
+  limits: AdmissionLimits,
+  lockMode: AdmissionLockMode = 'wait',
+): Promise<AdmittedRun[] | null> {
+  if (lockMode === 'wait') {
+    await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [admissionLockKey(userId)]);
+  } else {
+    const [{ locked }]: Array<{ locked: boolean }> = await manager.query('SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked', [
+      admissionLockKey(userId),
+    ]);
+    if (!locked) return null;
+  }
+  const [rows]: [Array<{ id: string; started_at: Date; run_number: number; executing: number }>, number] = await manager.query(ADMIT, [
+    userId,
+    limits.perUser,
+    limits.perAgent,
+  ]);
+  const oldestFirst = rows.sort((a, b) => a.started_at.getTime() - b.started_at.getTime() || a.run_number - b.run_number);
+  const admitted = oldestFirst.map((row, i) => ({ runId: row.id, priority: jobPriority(row.executing + i) }));
+  await recordEvents(
+    manager,
+    EventNames.RunQueued,
+    admitted.map((run): RunQueuedEvent => ({ run_id: run.runId, priority: run.priority })),
+  );
+  return admitted;
+}
+
+/** The users the periodic sweep should try to admit runs for. */
+export async function usersToAdmit(manager: EntityManager, limits: AdmissionLimits): Promise<string[]> {
+  const rows: Array<{ user_id: string }> = await manager.query(USERS_TO_ADMIT, [limits.perUser]);
+  return rows.map((row) => row.user_id);
+}
+
+/** Advisory locks are per database: the key names runs-service's use of it. */
+function admissionLockKey(userId: string): string {
+  return `runs:admission:${userId}`;
+}
