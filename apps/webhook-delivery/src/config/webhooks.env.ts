@@ -1,5 +1,5 @@
 import { EnvBoolean, ServiceEnv } from '@aas/platform';
-import { IsBoolean, IsInt, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsInt, Matches, Max, Min, ValidateBy } from 'class-validator';
 
 export class WebhooksEnv extends ServiceEnv {
   override HEALTH_PORT: number = 3004;
@@ -41,9 +41,50 @@ export class WebhooksEnv extends ServiceEnv {
   @Max(600_000)
   WEBHOOK_STALLED_INTERVAL_MS: number = 30_000;
 
+  /** Deliveries of one webhook (an endpoint) in flight at once, across every process; 0 turns the limit off. */
+  @IsInt({ message: 'WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT must be an integer' })
+  @Min(0)
+  @Max(100_000)
+  WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: number = 4;
+
+  /** Deliveries of one user's webhooks, all together, in flight at once, across every process; 0 turns the limit off. */
+  @IsInt({ message: 'WEBHOOK_MAX_IN_FLIGHT_PER_USER must be an integer' })
+  @Min(0)
+  @Max(100_000)
+  WEBHOOK_MAX_IN_FLIGHT_PER_USER: number = 25;
+
+  /** Failed attempts in a row (no answer, or a 5xx) after which a webhook's circuit opens; 0 turns the circuit breaker off. */
+  @IsInt({ message: 'WEBHOOK_CIRCUIT_FAILURE_THRESHOLD must be an integer' })
+  @Min(0)
+  @Max(1000)
+  WEBHOOK_CIRCUIT_FAILURE_THRESHOLD: number = 5;
+
+  /** How long an open circuit waits before letting one probe through; doubled on each failed probe. */
+  @IsInt({ message: 'WEBHOOK_CIRCUIT_COOLDOWN_MS must be an integer' })
+  @Min(100)
+  @Max(86_400_000)
+  WEBHOOK_CIRCUIT_COOLDOWN_MS: number = 60_000;
+
+  /** The longest cool-down the doubling reaches. */
+  @IsInt({ message: 'WEBHOOK_CIRCUIT_MAX_COOLDOWN_MS must be an integer' })
+  @Max(86_400_000)
+  @AtLeastSetting('WEBHOOK_CIRCUIT_COOLDOWN_MS')
+  WEBHOOK_CIRCUIT_MAX_COOLDOWN_MS: number = 600_000;
+
   /** Webhooks one agent may have (active and disabled); more is a 422 quota-exceeded. 0 turns the quota off. */
   @IsInt({ message: 'QUOTA_WEBHOOKS_PER_AGENT must be an integer' })
   @Min(0)
   @Max(1_000_000)
   QUOTA_WEBHOOKS_PER_AGENT: number = 20;
+}
+
+/** The value may not be below another setting's (read from the same settings object). */
+function AtLeastSetting(other: keyof WebhooksEnv): PropertyDecorator {
+  return ValidateBy({
+    name: 'atLeastSetting',
+    validator: {
+      validate: (value, args) => typeof value === 'number' && value >= Number((args?.object as WebhooksEnv)[other]),
+      defaultMessage: (args) => `${args?.property} must be at least ${String(other)}`,
+    },
+  });
 }

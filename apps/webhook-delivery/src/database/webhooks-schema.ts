@@ -1,13 +1,19 @@
 import { SchemaDefinition } from '@aas/platform';
-import { DeliveryAttemptEntity } from '../delivery/delivery-attempt.entity';
-import { DeliveryEntity } from '../delivery/delivery.entity';
-import { WebhookEntity } from '../subscriptions/webhook.entity';
+import { DeliveryAttemptEntity } from './delivery-attempt.entity';
+import { DeliveryEntity } from './delivery.entity';
 import { CreateWebhooks1763900000000 } from './migrations/1763900000000-create-webhooks';
 import { PendingDeliveriesIndex1763950000000 } from './migrations/1763950000000-pending-deliveries-index';
 import { WebhookAgentGeneration1764200000000 } from './migrations/1764200000000-webhook-agent-generation';
+import { DeliveryPendingSince1764300000000 } from './migrations/1764300000000-delivery-pending-since';
+import { WebhookEntity } from './webhook.entity';
 
 export const WEBHOOKS_SCHEMA: SchemaDefinition = {
   schema: 'webhooks',
   entities: [WebhookEntity, DeliveryEntity, DeliveryAttemptEntity],
-  migrations: [CreateWebhooks1763900000000, PendingDeliveriesIndex1763950000000, WebhookAgentGeneration1764200000000],
+  migrations: [
+    CreateWebhooks1763900000000,
+    PendingDeliveriesIndex1763950000000,
+    WebhookAgentGeneration1764200000000,
+    DeliveryPendingSince1764300000000,
+  ],
 };

@@ -1,16 +1,6 @@
-import { RequestTraced, withRequestId } from '@aas/platform';
+import { DeliveryJobData, JobNames } from '@aas/contracts';
+import { withRequestId } from '@aas/platform';
 import { JobsOptions } from 'bullmq';
-
-/**
- * The payload of a webhook-deliveries job: the delivery row holds everything else. The job id is the
- * delivery id, or `<delivery id>-redelivery-<time>` for a redelivery asked for while an attempt is in
- * flight (DeliveryQueue.sendNow). It carries the id of the request that caused it, when there is one.
- */
-export interface DeliveryJobData extends RequestTraced {
-  delivery_id: string;
-}
-
-export const DELIVERY_JOB_NAME = 'deliver';
 
 /**
  * A job that sends a delivery; by default under the delivery's id, so queuing a delivery that is
@@ -25,7 +15,7 @@ export const DELIVERY_JOB_NAME = 'deliver';
  */
 export function deliveryJob(deliveryId: string, jobId = deliveryId): { name: string; data: DeliveryJobData; opts: JobsOptions } {
   return {
-    name: DELIVERY_JOB_NAME,
+    name: JobNames.Deliver,
     data: withRequestId({ delivery_id: deliveryId }),
     opts: {
       jobId,

@@ -1,8 +1,8 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
-import { QueueNames } from '@aas/contracts';
+import { DeliveryJobData, QueueNames } from '@aas/contracts';
 import { JobState, Queue } from 'bullmq';
-import { DeliveryJobData, deliveryJob } from './delivery-job';
+import { deliveryJob } from './delivery-job';
 
 /** Job states in which a delivery's job is still going to send it. */
 const LIVE: ReadonlySet<JobState | 'unknown'> = new Set<JobState>(['waiting', 'prioritized', 'waiting-children', 'delayed', 'active']);
@@ -16,6 +16,14 @@ const LIVE: ReadonlySet<JobState | 'unknown'> = new Set<JobState>(['waiting', 'p
 @Injectable()
 export class DeliveryQueue {
   constructor(@InjectQueue(QueueNames.WebhookDeliveries) private readonly queue: Queue<DeliveryJobData>) {}
+
+  /**
+   * Queues new deliveries (a lifecycle event's fan-out), in one round trip. A delivery already queued
+   * (the event processed again) keeps its job: BullMQ adds nothing under an id it holds.
+   */
+  async queueNew(deliveryIds: string[]): Promise<void> {
+    await this.queue.addBulk(deliveryIds.map((id) => deliveryJob(id)));
+  }
 
   /**
    * Queues the delivery's own job, `delayMs` from now, unless it has a live one (which keeps its own

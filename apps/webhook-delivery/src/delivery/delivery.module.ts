@@ -1,37 +1,19 @@
-import { SecretBox } from '@aas/platform';
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { QueueNames } from '@aas/contracts';
-import { WebhooksEnv } from '../config/webhooks.env';
-import { DeliveryQueue } from './delivery-queue';
-import { DeliveryStore } from './delivery-store';
-import { DeliverySweep } from './delivery-sweep';
-import { DeliverySweepProcessor, WEBHOOKS_MAINTENANCE_QUEUE } from './delivery-sweep.processor';
+import { FairnessModule } from '../fairness/fairness.module';
+import { OutboundModule } from '../outbound/outbound.module';
+import { SigningModule } from '../signing/signing.module';
 import { DeliveryMetrics } from './delivery-metrics';
+import { DeliveryQueue } from './delivery-queue';
+import { DeliveryStore } from './delivery.store';
 import { DeliveryProcessor } from './delivery.processor';
-import { WebhookEventsConsumer } from './webhook-events.consumer';
-import { WebhookSender } from './webhook-sender';
+import { PostgresDeliveryStore } from './postgres-delivery.store';
 
+/** The delivery worker: sends, records each attempt, retries; exports the delivery queue to whatever queues deliveries. */
 @Module({
-  imports: [
-    BullModule.registerQueue({ name: QueueNames.WebhooksEvents }, { name: QueueNames.WebhookDeliveries }, { name: WEBHOOKS_MAINTENANCE_QUEUE }),
-  ],
-  providers: [
-    {
-      provide: SecretBox,
-      inject: [ConfigService],
-      useFactory: (config: ConfigService<WebhooksEnv, true>) => new SecretBox(config.get('WEBHOOK_SECRET_KEY', { infer: true })),
-    },
-    WebhookSender,
-    DeliveryStore,
-    WebhookEventsConsumer,
-    DeliveryMetrics,
-    DeliveryQueue,
-    DeliveryProcessor,
-    DeliverySweep,
-    DeliverySweepProcessor,
-  ],
-  exports: [SecretBox, DeliveryQueue],
+  imports: [BullModule.registerQueue({ name: QueueNames.WebhookDeliveries }), SigningModule, OutboundModule, FairnessModule],
+  providers: [{ provide: DeliveryStore, useClass: PostgresDeliveryStore }, DeliveryMetrics, DeliveryQueue, DeliveryProcessor],
+  exports: [DeliveryQueue],
 })
 export class DeliveryModule {}

@@ -1,17 +1,23 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { QueueNames } from '@aas/contracts';
-import { QueueWorkersDrain, inJobRequestContext, SecretBox } from '@aas/platform';
-import { DelayedError, Job, UnrecoverableError, Worker } from 'bullmq';
-import { isUUID } from 'class-validator';
-import { LRUCache } from 'lru-cache';
+import { DeliveryJobData, QueueNames, parseJob } from '@aas/contracts';
+import { QueueWorkersDrain, inJobRequestContext } from '@aas/platform';
+import { DelayedError, Job, Worker } from 'bullmq';
 import { WebhooksEnv } from '../config/webhooks.env';
-import { DeliveryJobData } from './delivery-job';
+import { endpointHealthOf } from '../fairness/circuit-breaker';
+import { deferralOf, giveUpAt } from '../fairness/deferral';
+import { Admission, CircuitChange, EndpointGate, Pass } from '../fairness/endpoint-gate';
+import { SendResult, WebhookSender } from '../outbound/webhook-sender';
+import { SigningSecrets } from '../signing/signing-secrets';
 import { DeliveryMetrics } from './delivery-metrics';
 import { DeliveryQueue } from './delivery-queue';
-import { DeliveryStore, Outcome } from './delivery-store';
+import { DeliveryStore, DeliveryToSend, Outcome } from './delivery.store';
 import { nextRetryDelay, parseRetryDelays } from './retry-schedule';
-import { SendResult, WebhookSender } from './webhook-sender';
+
+/** A deferred job waits behind every job without a priority (BullMQ serves those first). */
+const DEFERRED_JOB_PRIORITY = 1;
+
+type Held = Exclude<Admission, { kind: 'admitted' }>;
 
 /**
  * Sends deliveries. Any number of processes share the queue; BullMQ gives each
@@ -26,17 +32,16 @@ export class DeliveryProcessor implements OnApplicationBootstrap {
   private worker?: Worker<DeliveryJobData>;
   private readonly logger = new Logger(DeliveryProcessor.name);
   private readonly delays: number[];
-  /** Decrypted secrets by their sealed form: a new secret is a new key, so nothing stale is ever served. */
-  private readonly secretCache = new LRUCache<string, string>({ max: 10_000 });
 
   constructor(
     private readonly store: DeliveryStore,
     private readonly sender: WebhookSender,
-    private readonly secrets: SecretBox,
+    private readonly secrets: SigningSecrets,
     private readonly config: ConfigService<WebhooksEnv, true>,
     private readonly drain: QueueWorkersDrain,
     private readonly metrics: DeliveryMetrics,
     private readonly queue: DeliveryQueue,
+    private readonly gate: EndpointGate,
   ) {
     this.delays = parseRetryDelays(config.get('WEBHOOK_RETRY_DELAYS', { infer: true }));
   }
@@ -60,27 +65,27 @@ export class DeliveryProcessor implements OnApplicationBootstrap {
 
   async process(job: Job<DeliveryJobData>, token?: string): Promise<void> {
     // A payload an older or foreign producer wrote fails its own job for good, not a whole batch of reads.
-    if (!isUUID(job.data?.delivery_id)) throw new UnrecoverableError(`job ${job.id} has no valid delivery_id`);
-    const delivery = await this.store.pending(job.data.delivery_id);
+    const delivery = await this.store.pending(parseJob(QueueNames.WebhookDeliveries, job).data.delivery_id);
     if (!delivery) return;
     // A webhook disabled or deleted after this was queued gets nothing more.
     if (delivery.webhookStatus !== 'active') {
       this.metrics.cancelled();
-      return this.store.finish(delivery.id, 'cancelled');
+      return this.store.cancel(delivery.id);
     }
+
+    const secret = this.secrets.open(delivery.secretSealed!);
+    const admission = await this.gate.admit({ webhookId: delivery.webhookId!, userId: delivery.userId! });
+    if (admission.kind !== 'admitted') return this.defer(job, token, delivery, admission);
 
     const attempt = delivery.attemptCount + 1;
     const startedAt = new Date();
-    const result = await this.sender.send({
-      url: delivery.url!,
-      secret: this.secretOf(delivery.secretSealed!),
-      deliveryId: delivery.id,
-      event: delivery.event,
-      body: delivery.body,
-    });
+    const result = await this.sender.send({ url: delivery.url!, secret, deliveryId: delivery.id, event: delivery.event, body: delivery.body });
     const outcome = this.outcomeOf(attempt, result);
-    // The job completes (or is rescheduled) only after the attempt is committed.
-    await this.store.recordAttempt({ deliveryId: delivery.id, attempt, startedAt, result, outcome });
+    // The job completes (or is rescheduled) only after the attempt is committed; the slots are given back meanwhile.
+    await Promise.all([
+      this.store.recordAttempt({ deliveryId: delivery.id, attempt, startedAt, result, outcome }),
+      this.release(admission.pass, result),
+    ]);
     this.metrics.attempted(outcome.status, result.durationMs);
     if (outcome.status !== 'succeeded') this.logFailedAttempt(delivery.id, attempt, result, outcome);
     // The receiver says the endpoint is gone for good: stop sending to it.
@@ -93,6 +98,56 @@ export class DeliveryProcessor implements OnApplicationBootstrap {
       }
       await job.moveToDelayed(outcome.nextAttemptAt.getTime(), token);
       throw new DelayedError();
+    }
+  }
+
+  /**
+   * Puts a delivery the gate held back to wait on its job, without an attempt: it holds no worker slot
+   * meanwhile and, being in Redis, survives any process. Deferred jobs come back behind fresh ones
+   * (a priority), so a backlog one user's endpoints hold back never queues ahead of another's deliveries.
+   */
+  private async defer(job: Job<DeliveryJobData>, token: string | undefined, delivery: DeliveryToSend, admission: Held): Promise<void> {
+    const deferral = deferralOf(admission, {
+      now: Date.now(),
+      // Each pick of the job started it once; each attempt of the delivery accounts for one of those.
+      deferralsBefore: job.attemptsStarted - 1 - delivery.attemptCount,
+      giveUpAt: giveUpAt(delivery.pendingSince, this.delays),
+      random: Math.random,
+    });
+    this.metrics.deferred(deferral.reason);
+    if (deferral.kind === 'give-up') {
+      this.metrics.givenUp();
+      this.logger.log(
+        { delivery_id: delivery.id, webhook_id: delivery.webhookId, pending_since: delivery.pendingSince.toISOString() },
+        'webhook delivery failed for good: its endpoint circuit kept it waiting past the retry span',
+      );
+      return this.store.giveUp(delivery.id);
+    }
+    if (deferral.shown) await this.store.postpone(delivery.id, new Date(deferral.until));
+    if (!(Number(job.priority) > 0)) await job.changePriority({ priority: DEFERRED_JOB_PRIORITY });
+    await job.moveToDelayed(deferral.until, token);
+    throw new DelayedError();
+  }
+
+  /** Gives the slots back; the circuit's change, if any, is logged with the webhook id and counted. */
+  private async release(pass: Pass, result: SendResult): Promise<void> {
+    let change: CircuitChange | undefined;
+    try {
+      change = await this.gate.release(pass, endpointHealthOf(result));
+    } catch (error) {
+      // The attempt is made and must be recorded: its slots lapse with their lease, and the circuit misses one outcome.
+      this.logger.warn({ webhook_id: pass.webhookId, error: (error as Error).message }, 'could not give back a delivery slot; it lapses with its lease');
+      return;
+    }
+    if (change?.kind === 'opened') {
+      this.metrics.circuitOpened(change.afterProbe);
+      this.logger.warn(
+        { webhook_id: pass.webhookId, user_id: pass.userId, cooldown_ms: change.cooldownMs, probe_failed: change.afterProbe },
+        'webhook endpoint circuit opened: its deliveries wait without attempts until the cool-down is over',
+      );
+    } else if (change?.kind === 'closed') {
+      this.metrics.circuitClosed();
+      this.logger.log({ webhook_id: pass.webhookId, user_id: pass.userId }, 'webhook endpoint circuit closed: the endpoint answered');
     }
   }
 
@@ -109,14 +164,5 @@ export class DeliveryProcessor implements OnApplicationBootstrap {
       { delivery_id: deliveryId, attempt, status_code: result.statusCode, error: result.error, next_attempt_at: next },
       next ? 'webhook delivery attempt failed; retrying' : 'webhook delivery failed for good',
     );
-  }
-
-  private secretOf(sealed: string): string {
-    let secret = this.secretCache.get(sealed);
-    if (secret === undefined) {
-      secret = this.secrets.open(sealed);
-      this.secretCache.set(sealed, secret);
-    }
-    return secret;
   }
 }

@@ -1,63 +1,48 @@
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
-import {
-  AgentContext,
-  AgentsPatterns,
-  CreateWebhookMessage,
-  CreatedWebhookDto,
-  UpdateWebhookMessage,
-  WebhookDto,
-} from '@aas/contracts';
-import { ServiceClient, SecretBox } from '@aas/platform';
-import { QuotaExceededError, ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
+import { CreateWebhookMessage, CreatedWebhookDto, UpdateWebhookMessage, WebhookDto } from '@aas/contracts';
+import { ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
 import { isUUID } from 'class-validator';
-import { DataSource, EntityManager } from 'typeorm';
-import { WebhooksEnv } from '../config/webhooks.env';
-import { generateSigningSecret } from '../delivery/sign-payload';
-import { assertAllowedWebhookUrl } from '../delivery/ssrf-guard';
-import { WebhookEntity } from './webhook.entity';
+import { OwnedAgents } from '../agents/owned-agents';
+import { Transactions } from '../database/transactions';
+import { WebhookEntity } from '../database/webhook.entity';
+import { assertAllowedWebhookUrl } from '../outbound/ssrf-guard';
+import { SigningSecrets } from '../signing/signing-secrets';
+import { WebhookQuota } from './webhook-quota';
 import { toCreatedWebhookDto, toWebhookDto } from './webhook.mapper';
+import { WebhookStore } from './webhook.store';
 
+/** Webhook CRUD. agents-service, the authority on agents, is asked on every request: a deleted agent's webhooks are a 404 at once. */
 @Injectable()
 export class SubscriptionsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly services: ServiceClient,
-    private readonly secrets: SecretBox,
-    private readonly config: ConfigService<WebhooksEnv, true>,
+    private readonly webhooks: WebhookStore,
+    private readonly transactions: Transactions,
+    private readonly agents: OwnedAgents,
+    private readonly secrets: SigningSecrets,
+    private readonly quota: WebhookQuota,
   ) {}
 
   async list(userId: string, agentId: string): Promise<WebhookDto[]> {
     if (!isUUID(agentId)) throw new ResourceNotFoundError('Agent', agentId);
-    const [agent, webhooks] = await Promise.all([
-      this.agent(userId, agentId),
-      this.dataSource.manager.find(WebhookEntity, { where: { agentId, userId }, order: { createdAt: 'ASC', id: 'ASC' } }),
-    ]);
+    const [agent, webhooks] = await Promise.all([this.agents.get(userId, agentId), this.webhooks.listOfAgent(userId, agentId)]);
     return webhooks.filter((w) => ofGeneration(w, agent.generation)).map(toWebhookDto);
   }
 
-  /** The signing secret is returned here once and kept only encrypted. At most QUOTA_WEBHOOKS_PER_AGENT per agent. */
+  /** The signing secret is returned here once and kept only sealed. At most QUOTA_WEBHOOKS_PER_AGENT per agent. */
   async create(message: CreateWebhookMessage): Promise<CreatedWebhookDto> {
-    const agent = await this.agent(message.user_id, message.agent_id);
+    const agent = await this.agents.get(message.user_id, message.agent_id);
     const url = validUrl(message.url);
-    const secret = generateSigningSecret();
-    const now = new Date();
-    const webhook = await this.dataSource.transaction(async (manager) => {
-      await this.reserveSlot(manager, agent.agent_id, agent.generation);
-      return manager.save(
-        manager.create(WebhookEntity, {
-          agentId: agent.agent_id,
-          agentGeneration: String(agent.generation),
-          userId: message.user_id,
-          url,
-          events: message.events,
-          status: 'active',
-          secretSealed: this.secrets.seal(secret),
-          createdAt: now,
-          updatedAt: now,
-        }),
-      );
+    const { secret, sealed } = this.secrets.create();
+    const webhook = await this.transactions.run(async (tx) => {
+      await this.quota.reserve(tx, agent.agent_id, agent.generation);
+      return this.webhooks.insert(tx, {
+        agentId: agent.agent_id,
+        agentGeneration: agent.generation,
+        userId: message.user_id,
+        url,
+        events: message.events,
+        secretSealed: sealed,
+      });
     });
     return toCreatedWebhookDto(webhook, secret);
   }
@@ -69,57 +54,27 @@ export class SubscriptionsService {
   /** Only the fields given change. */
   async update(message: UpdateWebhookMessage): Promise<WebhookDto> {
     const webhook = await this.find(message.user_id, message.agent_id, message.webhook_id);
-    if (message.url !== undefined) webhook.url = validUrl(message.url);
-    if (message.events !== undefined) webhook.events = message.events;
-    if (message.status !== undefined) webhook.status = message.status;
-    webhook.updatedAt = new Date();
-    return toWebhookDto(await this.dataSource.manager.save(webhook));
+    const url = message.url === undefined ? undefined : validUrl(message.url);
+    const updated = await this.webhooks.update(webhook.id, { url, events: message.events, status: message.status });
+    if (!updated) throw new ResourceNotFoundError('Webhook', message.webhook_id);
+    return toWebhookDto(updated);
   }
 
   /** Its deliveries go with it; queued attempts find it gone and send nothing. */
   async delete(userId: string, agentId: string, webhookId: string): Promise<void> {
     const webhook = await this.find(userId, agentId, webhookId);
-    await this.dataSource.manager.delete(WebhookEntity, { id: webhook.id });
+    await this.webhooks.delete(webhook.id);
   }
 
   /**
-   * The caller's webhook of the caller's agent. agents-service, the authority on agents, is asked while the
-   * webhook is read: a deleted agent's webhooks are a 404 at once, and so are an earlier agent's with the same id.
+   * The caller's webhook of the caller's agent. agents-service is asked while the webhook is read: a
+   * deleted agent's webhooks are a 404 at once, and so are an earlier agent's with the same id.
    */
   async find(userId: string, agentId: string, webhookId: string): Promise<WebhookEntity> {
     if (!isUUID(webhookId) || !isUUID(agentId)) throw new ResourceNotFoundError('Webhook', webhookId);
-    const [agent, webhook] = await Promise.all([
-      this.agent(userId, agentId),
-      this.dataSource.manager.findOneBy(WebhookEntity, { id: webhookId, agentId, userId }),
-    ]);
+    const [agent, webhook] = await Promise.all([this.agents.get(userId, agentId), this.webhooks.findOwned(userId, agentId, webhookId)]);
     if (!webhook || !ofGeneration(webhook, agent.generation)) throw new ResourceNotFoundError('Webhook', webhookId);
     return webhook;
-  }
-
-  /**
-   * The agent's row lives in agents-service, so a transaction-scoped advisory lock on the agent id
-   * stands in for it: creations for one agent are serialised, and two can never both take the last slot.
-   */
-  private async reserveSlot(manager: EntityManager, agentId: string, generation: number): Promise<void> {
-    const limit = this.config.get('QUOTA_WEBHOOKS_PER_AGENT', { infer: true });
-    if (limit === 0) return;
-    await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`webhooks:agent:${agentId}`]);
-    const [{ held }]: { held: number }[] = await manager.query(
-      `SELECT count(*)::int AS held FROM (
-         SELECT 1 FROM webhooks WHERE agent_id = $1 AND (agent_generation IS NULL OR agent_generation = $3) LIMIT $2) counted`,
-      [agentId, limit, generation],
-    );
-    if (held >= limit) {
-      throw new QuotaExceededError(
-        `This agent has ${held} webhooks, the most one agent may have (quota webhooks_per_agent is ${limit}); delete one before creating another`,
-        'webhooks_per_agent',
-        limit,
-      );
-    }
-  }
-
-  private agent(userId: string, agentId: string): Promise<AgentContext> {
-    return this.services.request<AgentContext>(AgentsPatterns.GetAgentForRun, { user_id: userId, agent_id: agentId });
   }
 }
 

@@ -1,5 +1,5 @@
 import { CreatedWebhookDto, WebhookDto } from '@aas/contracts';
-import { WebhookEntity } from './webhook.entity';
+import { WebhookEntity } from '../database/webhook.entity';
 
 export function toWebhookDto(webhook: WebhookEntity): WebhookDto {
   return {

@@ -12,7 +12,7 @@ export class WebhookEntity {
   @Column({ name: 'user_id', type: 'uuid' })
   userId!: string;
 
-  /** The generation of the agent it belongs to (AgentContext.generation); null when made by an earlier version. */
+  /** The generation of the agent it belongs to (OwnedAgent.generation); null when made by an earlier version. */
   @Column({ name: 'agent_generation', type: 'bigint', nullable: true })
   agentGeneration!: string | null;
 

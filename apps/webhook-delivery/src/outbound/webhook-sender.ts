@@ -2,8 +2,8 @@ import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Agent, Dispatcher, request } from 'undici';
 import { WebhooksEnv } from '../config/webhooks.env';
-import { parseRetryAfter } from './retry-schedule';
-import { deliveryHeaders } from './sign-payload';
+import { deliveryHeaders } from '../signing/sign-payload';
+import { parseRetryAfter } from './retry-after';
 import { createWebhookDispatcher, isSsrfBlocked } from './ssrf-guard';
 
 /** Characters of the receiver's answer kept with the attempt. */

@@ -1,38 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Batcher } from './batcher';
-import { SendResult } from './webhook-sender';
+import { Batcher } from '../batching/batcher';
+import { AttemptRecord, DeliveryStore, DeliveryToSend } from './delivery.store';
 
-/** A pending delivery with what sending it needs of its webhook. */
-export interface DeliveryToSend {
-  id: string;
-  event: string;
-  body: string;
-  attemptCount: number;
-  webhookId: string | null;
-  webhookStatus: string | null;
-  url: string | null;
-  secretSealed: string | null;
-}
-
-export type Outcome =
-  | { status: 'succeeded' | 'failed' | 'cancelled' }
-  | { status: 'pending'; nextAttemptAt: Date };
-
-/** One attempt and the state it leaves its delivery in. */
-export interface AttemptRecord {
+interface Postponement {
   deliveryId: string;
-  attempt: number;
-  startedAt: Date;
-  result: SendResult;
-  outcome: Outcome;
+  nextAttemptAt: Date;
 }
 
 /**
  * One batch of each kind in flight: what arrives meanwhile goes in the next one, so batches grow with
  * the load (a row costs PostgreSQL about half as much in a batch of 100 as in one of 20) and the
- * service uses two pooled connections for it, whatever WEBHOOK_WORKER_CONCURRENCY is.
+ * service uses three pooled connections for it at most (reads, attempts, and the rare postponements),
+ * whatever WEBHOOK_WORKER_CONCURRENCY is.
  */
 const BATCH = { maxBatchSize: 500, maxConcurrentBatches: 1, retryItemsAlone: rejectedByServer, lingerMs: 3 };
 
@@ -42,21 +23,25 @@ const BATCH = { maxBatchSize: 500, maxConcurrentBatches: 1, retryItemsAlone: rej
  * caller still gets only its own row, and `recordAttempt` resolves only once its attempt is committed.
  */
 @Injectable()
-export class DeliveryStore {
+export class PostgresDeliveryStore extends DeliveryStore {
   private readonly reads = new Batcher<string, DeliveryToSend | undefined>((ids) => this.pendingMany(ids), BATCH);
   private readonly writes = new Batcher<AttemptRecord, void>(async (records) => {
     await this.recordAttempts(records);
     return records.map(() => undefined);
   }, BATCH);
+  private readonly postponements = new Batcher<Postponement, void>(async (items) => {
+    await this.postponeMany(items);
+    return items.map(() => undefined);
+  }, BATCH);
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    super();
+  }
 
-  /** The delivery if it is still pending, with its webhook (nulls when the webhook is gone). */
   pending(deliveryId: string): Promise<DeliveryToSend | undefined> {
     return this.reads.submit(deliveryId);
   }
 
-  /** Records the attempt and the delivery's new state together; resolves once both are committed. */
   recordAttempt(record: AttemptRecord): Promise<void> {
     return this.writes.submit(record);
   }
@@ -64,8 +49,8 @@ export class DeliveryStore {
   /** One read for many deliveries: the answer has one entry per id, in their order. */
   async pendingMany(deliveryIds: string[]): Promise<(DeliveryToSend | undefined)[]> {
     const rows: DeliveryToSend[] = await this.dataSource.query(
-      `SELECT d.id, d.event, d.body, d.attempt_count AS "attemptCount", w.id AS "webhookId",
-              w.status AS "webhookStatus", w.url, w.secret_sealed AS "secretSealed"
+      `SELECT d.id, d.event, d.body, d.attempt_count AS "attemptCount", coalesce(d.pending_since, d.created_at) AS "pendingSince",
+              w.id AS "webhookId", w.user_id AS "userId", w.status AS "webhookStatus", w.url, w.secret_sealed AS "secretSealed"
          FROM deliveries d LEFT JOIN webhooks w ON w.id = d.webhook_id
         WHERE d.id = ANY($1::uuid[]) AND d.status = 'pending'`,
       [deliveryIds],
@@ -110,11 +95,28 @@ export class DeliveryStore {
     );
   }
 
-  async finish(deliveryId: string, status: 'cancelled'): Promise<void> {
-    await this.dataSource.query(`UPDATE deliveries SET status = $2, next_attempt_at = NULL, finished_at = now() WHERE id = $1`, [
-      deliveryId,
-      status,
-    ]);
+  postpone(deliveryId: string, nextAttemptAt: Date): Promise<void> {
+    return this.postponements.submit({ deliveryId, nextAttemptAt });
+  }
+
+  async postponeMany(items: Postponement[]): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE deliveries d SET next_attempt_at = i.next_attempt_at
+         FROM unnest($1::uuid[], $2::timestamptz[]) AS i(id, next_attempt_at)
+        WHERE d.id = i.id AND d.status = 'pending'`,
+      [items.map((i) => i.deliveryId), items.map((i) => i.nextAttemptAt)],
+    );
+  }
+
+  async giveUp(deliveryId: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, finished_at = now() WHERE id = $1 AND status = 'pending'`,
+      [deliveryId],
+    );
+  }
+
+  async cancel(deliveryId: string): Promise<void> {
+    await this.dataSource.query(`UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, finished_at = now() WHERE id = $1`, [deliveryId]);
   }
 
   async disableWebhook(webhookId: string): Promise<void> {

@@ -5,12 +5,15 @@ import { Job, Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { isolatedInfra } from '../../../../test/support/isolated-infra';
 import { WEBHOOKS_SCHEMA } from '../database/webhooks-schema';
+import { DeliveryQueue } from '../delivery/delivery-queue';
+import { PostgresWebhookStore } from '../subscriptions/postgres-webhook.store';
+import { PostgresFanOutStore } from './postgres-fan-out.store';
 import { WebhookEventsConsumer } from './webhook-events.consumer';
 
 const infra = isolatedInfra();
 const options = { ...WEBHOOKS_SCHEMA, url: infra.databaseUrl, poolSize: 2 };
 
-/** The fan-out against the real schema and a real queue (no worker takes the jobs). */
+/** The fan-out on its PostgreSQL store and a real queue (no worker takes the jobs). */
 describe(WebhookEventsConsumer.name, () => {
   let dataSource: DataSource;
   let queue: Queue;
@@ -21,7 +24,7 @@ describe(WebhookEventsConsumer.name, () => {
     dataSource = new DataSource(dataSourceOptions(options));
     await dataSource.initialize();
     queue = new Queue(QueueNames.WebhookDeliveries, { connection: { url: infra.redisUrl }, prefix: infra.redisPrefix });
-    sut = new WebhookEventsConsumer(dataSource, queue);
+    sut = new WebhookEventsConsumer(new PostgresFanOutStore(dataSource), new PostgresWebhookStore(dataSource), new DeliveryQueue(queue));
   });
   afterAll(async () => {
     await queue.close();

@@ -31,6 +31,10 @@ export class DeliveryEntity {
   @Column({ name: 'next_attempt_at', type: 'timestamptz', nullable: true })
   nextAttemptAt!: Date | null;
 
+  /** When it became pending (created, or the last redelivery); null before this column existed: created_at then. */
+  @Column({ name: 'pending_since', type: 'timestamptz', nullable: true })
+  pendingSince!: Date | null;
+
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

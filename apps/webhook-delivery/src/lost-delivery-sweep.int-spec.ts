@@ -1,16 +1,16 @@
 import { SecretBox } from '@aas/platform';
 import { getQueueToken } from '@nestjs/bullmq';
 import { INestApplication } from '@nestjs/common';
-import { QueueNames } from '@aas/contracts';
+import { JobNames, QueueNames } from '@aas/contracts';
 import { Queue } from 'bullmq';
 import { Pool } from 'pg';
-import { eventually } from '../../../../test/support/eventually';
-import { appEnv, isolatedInfra, observerPool } from '../../../../test/support/isolated-infra';
-import { Receiver } from '../../../../test/support/webhook-receiver';
-import { migrateWebhooksSchema, startWebhooksService } from '../webhook-delivery.app';
-import { deliveryJob } from './delivery-job';
-import { DeliverySweep } from './delivery-sweep';
-import { SWEEP_EVERY_MS, SWEEP_LOST_DELIVERIES_JOB, WEBHOOKS_MAINTENANCE_QUEUE } from './delivery-sweep.processor';
+import { eventually } from '../../../test/support/eventually';
+import { appEnv, isolatedInfra, observerPool } from '../../../test/support/isolated-infra';
+import { Receiver } from '../../../test/support/webhook-receiver';
+import { migrateWebhooksSchema, startWebhooksService } from './webhook-delivery.app';
+import { deliveryJob } from './delivery/delivery-job';
+import { DeliverySweep } from './maintenance/delivery-sweep';
+import { SWEEP_EVERY_MS } from './maintenance/delivery-sweep.processor';
 
 const SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
 const infra = isolatedInfra();
@@ -109,8 +109,8 @@ describe('Sweep for lost deliveries', () => {
 
   it('is scheduled once, every 5 minutes, however many replicas start', async () => {
     replicas.push(await startWebhooksService(env));
-    const maintenance = replicas[0].get<Queue>(getQueueToken(WEBHOOKS_MAINTENANCE_QUEUE), { strict: false });
-    expect(await maintenance.getJobSchedulers()).toEqual([expect.objectContaining({ key: SWEEP_LOST_DELIVERIES_JOB, every: SWEEP_EVERY_MS })]);
+    const maintenance = replicas[0].get<Queue>(getQueueToken(QueueNames.WebhooksMaintenance), { strict: false });
+    expect(await maintenance.getJobSchedulers()).toEqual([expect.objectContaining({ key: JobNames.SweepLostDeliveries, every: SWEEP_EVERY_MS })]);
     const next = await maintenance.getDelayed();
     expect(next).toHaveLength(1);
     expect(next[0].timestamp + next[0].delay).toBeGreaterThan(Date.now() + SWEEP_EVERY_MS - 60_000);

@@ -1,20 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { DeliveryQueue } from './delivery-queue';
+import { DeliveryQueue } from '../delivery/delivery-queue';
+import { LostDeliveryStore, SWEEP_START } from './lost-delivery.store';
 
 /** Deliveries looked at per statement (and their jobs per round of Redis calls). */
 export const SWEEP_BATCH_SIZE = 500;
 /** How long past its due time a pending delivery may go unsent before it is taken for lost. */
 export const OVERDUE_MARGIN_MS = 5 * 60_000;
-
-/** Where a sweep has got to: the due time (as PostgreSQL wrote it, to the microsecond) and id of the last row read. */
-interface Position {
-  due: string;
-  id: string;
-}
-
-const START: Position = { due: '-infinity', id: '00000000-0000-0000-0000-000000000000' };
 
 /**
  * Finds deliveries that nothing is going to send: pending, due (next_attempt_at, or created_at before
@@ -27,7 +18,7 @@ const START: Position = { due: '-infinity', id: '00000000-0000-0000-0000-0000000
 @Injectable()
 export class DeliverySweep {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly store: LostDeliveryStore,
     private readonly queue: DeliveryQueue,
   ) {}
 
@@ -37,18 +28,9 @@ export class DeliverySweep {
    */
   async requeueLost(stop: () => boolean = () => false, batchSize = SWEEP_BATCH_SIZE, marginMs = OVERDUE_MARGIN_MS): Promise<number> {
     let requeued = 0;
-    let after = START;
+    let after = SWEEP_START;
     for (;;) {
-      const rows: Position[] = await this.dataSource.query(
-        `SELECT id, coalesce(next_attempt_at, created_at)::text AS due
-           FROM deliveries
-          WHERE status = 'pending'
-            AND coalesce(next_attempt_at, created_at) < now() - make_interval(secs => $1)
-            AND (coalesce(next_attempt_at, created_at), id) > ($2::timestamptz, $3::uuid)
-          ORDER BY coalesce(next_attempt_at, created_at), id
-          LIMIT $4`,
-        [marginMs / 1000, after.due, after.id, batchSize],
-      );
+      const rows = await this.store.overdue(after, marginMs, batchSize);
       const added = await Promise.all(rows.map((row) => this.queue.ensureQueued(row.id)));
       requeued += added.filter(Boolean).length;
       if (rows.length < batchSize || stop()) return requeued;

@@ -3,16 +3,17 @@ import { Client, Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { isolatedInfra, observerPool } from '../../../../test/support/isolated-infra';
 import { WEBHOOKS_SCHEMA } from '../database/webhooks-schema';
-import { AttemptRecord, DeliveryStore } from './delivery-store';
+import { AttemptRecord } from './delivery.store';
+import { PostgresDeliveryStore } from './postgres-delivery.store';
 
 const infra = isolatedInfra();
 const options = { ...WEBHOOKS_SCHEMA, url: infra.databaseUrl, poolSize: 6 };
 
 /** Against the real schema: a delivery store on a pool of its own, and a separate connection to look with. */
-describe(DeliveryStore.name, () => {
+describe(PostgresDeliveryStore.name, () => {
   let dataSource: DataSource;
   let observer: Pool;
-  let sut: DeliveryStore;
+  let sut: PostgresDeliveryStore;
   let webhookId: string;
   let statements: string[];
 
@@ -31,7 +32,7 @@ describe(DeliveryStore.name, () => {
       statements.push(sql);
       return query(sql, parameters, runner);
     });
-    sut = new DeliveryStore(dataSource);
+    sut = new PostgresDeliveryStore(dataSource);
     const { rows } = await observer.query(
       `INSERT INTO webhooks (agent_id, user_id, url, events, secret_sealed)
        VALUES (gen_random_uuid(), gen_random_uuid(), 'https://example.com/hook', '{run.started}', 'sealed') RETURNING id`,
@@ -82,6 +83,9 @@ describe(DeliveryStore.name, () => {
 
     expect(found.map((d) => d?.id)).toEqual([ids[0], ids[1], undefined, undefined]);
     expect(found[0]).toMatchObject({ body: '{"n":1}', attemptCount: 0, webhookId, webhookStatus: 'active', secretSealed: 'sealed' });
+    const { rows } = await observer.query(`SELECT user_id, created_at FROM webhooks WHERE id = $1`, [webhookId]);
+    expect(found[0]?.userId).toBe(rows[0].user_id);
+    expect(found[0]?.pendingSince).toBeInstanceOf(Date);
     expect(statements.filter((sql) => sql.includes('FROM deliveries d'))).toHaveLength(1);
   });
 
@@ -154,5 +158,40 @@ describe(DeliveryStore.name, () => {
     await Promise.all(ids.map((id) => sut.recordAttempt(succeeded(id))));
 
     expect((await recordedAttempts(ids)).map((r) => r.delivery_id).sort()).toEqual([ids[1], ids[2]].sort());
+  });
+
+  it('counts a delivery made before pending_since existed as pending since its creation', async () => {
+    const [id] = await deliveries(1);
+    await observer.query(`UPDATE deliveries SET pending_since = NULL, created_at = '2026-01-02T03:04:05Z' WHERE id = $1`, [id]);
+
+    expect((await sut.pending(id))?.pendingSince).toEqual(new Date('2026-01-02T03:04:05Z'));
+  });
+
+  it('postpones concurrent deliveries in one statement, only those still pending, leaving their attempts alone', async () => {
+    const ids = await deliveries(3);
+    await observer.query(`UPDATE deliveries SET status = 'succeeded', attempt_count = 1 WHERE id = $1`, [ids[2]]);
+    const later = new Date(Date.now() + 60_000);
+
+    await Promise.all(ids.map((id) => sut.postpone(id, later)));
+
+    const { rows } = await observer.query(`SELECT id, status, attempt_count, next_attempt_at FROM deliveries WHERE id = ANY($1) ORDER BY id`, [ids]);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    expect(byId.get(ids[0])).toMatchObject({ status: 'pending', attempt_count: 0, next_attempt_at: later });
+    expect(byId.get(ids[1])).toMatchObject({ status: 'pending', attempt_count: 0, next_attempt_at: later });
+    expect(byId.get(ids[2])).toMatchObject({ status: 'succeeded', next_attempt_at: null });
+    expect(statements.filter((sql) => sql.includes('SET next_attempt_at = i.next_attempt_at'))).toHaveLength(1);
+  });
+
+  it('gives up a pending delivery without recording an attempt, and leaves a finished one as it was', async () => {
+    const [pending, done] = await deliveries(2);
+    await observer.query(`UPDATE deliveries SET status = 'succeeded' WHERE id = $1`, [done]);
+
+    await sut.giveUp(pending);
+    await sut.giveUp(done);
+
+    const { rows } = await observer.query(`SELECT id, status, next_attempt_at, finished_at FROM deliveries WHERE id = ANY($1)`, [[pending, done]]);
+    expect(rows.find((r) => r.id === pending)).toMatchObject({ status: 'failed', next_attempt_at: null, finished_at: expect.any(Date) });
+    expect(rows.find((r) => r.id === done)).toMatchObject({ status: 'succeeded' });
+    expect(await recordedAttempts([pending])).toEqual([]);
   });
 });

@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { FanOutStore, LifecycleEventDeliveries } from './fan-out.store';
+
+/** The fan-out on PostgreSQL: a delivery row is unique per webhook and source event, so an event processed twice makes none twice. */
+@Injectable()
+export class PostgresFanOutStore extends FanOutStore {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    super();
+  }
+
+  /**
+   * One round trip, by index: the new deliveries, and those of an earlier run of this event that are
+   * still pending (the CTE's snapshot predates the insert, so the two never overlap).
+   */
+  async createDeliveries(event: LifecycleEventDeliveries): Promise<string[]> {
+    const rows: { id: string }[] = await this.dataSource.query(
+      `WITH created AS (
+         INSERT INTO deliveries (webhook_id, source_event_id, event, body)
+         SELECT id, $2, $3, $4 FROM webhooks WHERE agent_id = $1 AND status = 'active' AND $3 = ANY(events)
+            AND ($5::bigint IS NULL OR agent_generation IS NULL OR agent_generation = $5)
+         ON CONFLICT (webhook_id, source_event_id) DO NOTHING
+         RETURNING id
+       )
+       SELECT id FROM created
+       UNION ALL
+       SELECT d.id FROM webhooks w JOIN deliveries d ON d.webhook_id = w.id AND d.source_event_id = $2
+        WHERE w.agent_id = $1 AND d.status = 'pending'`,
+      [event.agentId, event.sourceEventId, event.event, event.body, event.agentGeneration],
+    );
+    return rows.map((row) => row.id);
+  }
+}

@@ -1,0 +1,25 @@
+import { DeliveryAttemptEntity } from '../database/delivery-attempt.entity';
+import { DeliveryEntity } from '../database/delivery.entity';
+
+/** One page of a webhook's deliveries, and how many it has in all. */
+export interface DeliveryPage {
+  deliveries: DeliveryEntity[];
+  total: number;
+}
+
+/**
+ * The statements of delivery history and redelivery (postgres-delivery-history.store.ts); an abstract
+ * class, so that it is the injection token and a fake can stand in for it.
+ */
+export abstract class DeliveryHistoryStore {
+  /** The webhook's deliveries, newest first, `limit` of them after skipping `offset`. */
+  abstract page(webhookId: string, offset: number, limit: number): Promise<DeliveryPage>;
+
+  /** The attempts of these deliveries, each delivery's in attempt order. */
+  abstract attemptsOf(deliveryIds: string[]): Promise<DeliveryAttemptEntity[]>;
+
+  abstract find(webhookId: string, deliveryId: string): Promise<DeliveryEntity | null>;
+
+  /** Pending again from `at`, whatever its state (a redelivery): due then, and its retry span counted from then. */
+  abstract markPending(deliveryId: string, at: Date): Promise<void>;
+}
