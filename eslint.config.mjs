@@ -67,6 +67,48 @@ const walls = {
   },
 };
 
+/**
+ * The persistence seam of each back-end app: SQL, query builders, repositories, transactions and outbox
+ * writes live in its stores (`*.store.ts`, behind an abstract class each) and its database folder (schema,
+ * migrations, the Transactions seam), so handlers, consumers, processors and services hold logic only and
+ * unit tests replace a store with a fake. test/persistence-seam-*.e2e-spec.ts prove it.
+ */
+const STORE_ONLY = 'belongs in a store (*.store.ts): depend on the store\'s abstract class instead';
+const persistenceSeam = (app) => ({
+  files: [`apps/${app}/src/**/*.ts`],
+  ignores: [`apps/${app}/src/**/*.store.ts`, `apps/${app}/src/database/**`, `apps/${app}/src/**/*.{spec,int-spec,fake}.ts`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        paths: [
+          {
+            name: 'typeorm',
+            importNames: ['DataSource', 'EntityManager', 'Repository', 'QueryRunner', 'SelectQueryBuilder'],
+            message: `Database access ${STORE_ONLY}.`,
+          },
+          {
+            name: '@nestjs/typeorm',
+            importNames: ['InjectDataSource', 'InjectRepository', 'InjectEntityManager', 'TypeOrmModule'],
+            message: `Database access ${STORE_ONLY}.`,
+          },
+          { name: 'pg', message: `Database access ${STORE_ONLY}.` },
+          { name: '@aas/platform', importNames: ['recordEvent', 'recordEvents'], message: `Recording an outbox event ${STORE_ONLY}, in the transaction of the change it reports.` },
+        ],
+      },
+    ],
+    'no-restricted-syntax': [
+      'error',
+      {
+        selector: 'CallExpression[callee.property.name=/^(query|createQueryBuilder|getRepository|transaction)$/]',
+        message: `A query, query builder, repository or transaction call ${STORE_ONLY} (a unit of work: Transactions.run).`,
+      },
+    ],
+  },
+});
+/** The apps whose every statement is in a store. */
+const SEAMED_APPS = ['agents-service', 'scheduler-service', 'webhook-delivery'];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**'] },
   eslint.configs.recommended,
@@ -81,6 +123,7 @@ export default tseslint.config(
     },
   },
   { files: ['**/*.{ts,tsx,js,mjs}'], ...walls },
+  ...SEAMED_APPS.map(persistenceSeam),
   {
     // The console runs in the browser.
     files: ['apps/console/**/*.{ts,tsx}'],

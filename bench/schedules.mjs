@@ -16,8 +16,16 @@ const KEY = `bench-${Date.now()}-key-0123456789`;
 
 const system = await startSystem({
   apps: ['agents-service', 'runs-service', 'scheduler-service', 'scheduler-service', 'webhook-delivery', 'api-gateway'],
-  // BENCH_SCHEDULES agents of one user may be more than QUOTA_AGENTS_PER_USER's default.
-  env: { BOOTSTRAP_API_KEY: KEY, RATE_LIMIT_REQUESTS: '0', QUOTA_AGENTS_PER_USER: '0', BUILTIN_RUNTIME_STEP_MS: '0', RUN_WORKER_CONCURRENCY: '50' },
+  // BENCH_SCHEDULES agents of one user may be more than QUOTA_AGENTS_PER_USER's default; the runs of that one
+  // user's schedules are executed as they were before the limits on executing runs (they do not bind at 1000).
+  env: {
+    BOOTSTRAP_API_KEY: KEY,
+    RATE_LIMIT_REQUESTS: '0',
+    QUOTA_AGENTS_PER_USER: '0',
+    BUILTIN_RUNTIME_STEP_MS: '0',
+    RUN_WORKER_CONCURRENCY: '50',
+    RUN_CONCURRENCY_PER_USER: '1000',
+  },
   gatewayPort: Number(process.env.BENCH_GATEWAY_PORT ?? 3900),
 });
 

@@ -6,6 +6,10 @@
 //     tens of milliseconds: one worker is then bounded by how many deliveries it has in flight
 //     (WEBHOOK_WORKER_CONCURRENCY, its default of 100 unless BENCH_LATENCY_CONCURRENCY says
 //     otherwise; 100 in flight / 40 ms = 2,500/s at most), which is what more workers add.
+//   Every delivery goes to one webhook of one user, so the in-flight limits per webhook and per user
+//   are raised out of the way (100,000): they still run on every delivery (one script call to admit a
+//   batch, one to release it), which is their cost measured here; what they do to a user whose
+//   endpoints hang is bench:fairness-deliveries.
 //   BENCH_DELIVERIES (default 20000), BENCH_WARMUP (default 2000, not timed),
 //   BENCH_SCENARIOS (default "instant,latency"),
 //   BENCH_WORKER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the delivery processes)
@@ -89,7 +93,14 @@ async function measure(scenario, workers, port) {
   const system = await startSystem({
     apps,
     gatewayPort: port,
-    env: { BOOTSTRAP_API_KEY: KEY, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', LOG_LEVEL: 'error', ...scenario.env },
+    env: {
+      BOOTSTRAP_API_KEY: KEY,
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      LOG_LEVEL: 'error',
+      WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: '100000',
+      WEBHOOK_MAX_IN_FLIGHT_PER_USER: '100000',
+      ...scenario.env,
+    },
     nodeArgs: { 'webhook-delivery': (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean) },
   });
   const queue = new Queue('webhook-deliveries', { connection: { url: 'redis://127.0.0.1:6379' }, prefix: system.redisPrefix });

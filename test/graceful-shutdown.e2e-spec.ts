@@ -58,8 +58,8 @@ describe('Graceful shutdown on SIGTERM', () => {
   it('a webhook worker finishes the deliveries it holds, leaves the rest queued, and none is sent twice', async () => {
     const agentId = await newAgent();
     runtime.script('quick', lines({ type: 'completed', outcome: 'success' }));
-    // One worker taking 5 deliveries at a time, each held 1 s by the receiver.
-    const first = await system.spawn('webhook-delivery', { WEBHOOK_WORKER_CONCURRENCY: '5' });
+    // One worker taking 5 deliveries at a time, each held 1 s by the receiver (all to one webhook: its limit raised to 5).
+    const first = await system.spawn('webhook-delivery', { WEBHOOK_WORKER_CONCURRENCY: '5', WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: '5' });
     await system.waitHealthy(first);
     const created = await http(base(), 'POST', `/v1/agents/${agentId}/webhooks`, {
       key: KEY,

@@ -1,31 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
+import { lintMessages } from './support/lint-text';
 
-const ROOT = path.join(__dirname, '..');
 const WALL = 'boundaries/dependencies';
 
-/**
- * Lints each piece of code as if it were the file at its path, with the repository's own ESLint
- * configuration, and answers the messages of the wall rule. In a child process: ESLint loads
- * eslint.config.mjs with import(), which jest's module sandbox does not allow.
- */
+/** The messages of the rule under test, per case (test/support/lint-text.ts). */
 function wallMessages(cases: Array<{ filePath: string; code: string }>): string[][] {
-  const script = `
-    import { ESLint } from 'eslint';
-    import { readFileSync } from 'node:fs';
-    const cases = JSON.parse(readFileSync(0, 'utf8'));
-    const eslint = new ESLint();
-    const out = [];
-    for (const { filePath, code } of cases) {
-      const [result] = await eslint.lintText(code, { filePath });
-      const fatal = result.messages.filter((m) => m.fatal).map((m) => m.message);
-      if (fatal.length > 0) throw new Error(filePath + ' did not parse: ' + fatal.join('; '));
-      out.push(result.messages.filter((m) => m.ruleId === '${WALL}').map((m) => m.message));
-    }
-    process.stdout.write(JSON.stringify(out));`;
-  const input = JSON.stringify(cases.map((c) => ({ filePath: path.join(ROOT, c.filePath), code: `${c.code}\nexport const used = 1;\n` })));
-  const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, input, encoding: 'utf8' });
-  return JSON.parse(output) as string[][];
+  return lintMessages(cases, [WALL]).map((messages) => messages.map((m) => m.slice(WALL.length + 2)));
 }
 
 /**
