@@ -10,3 +10,4 @@ export * from './service-client';
 export * from './metrics';
 export * from './request-context';
 export * from './crypto';
+export * from './batching';

@@ -1,5 +1,5 @@
 import { InboundHookMessage, StartTriggeredRunsResponse, TriggeredRunStart } from '@aas/contracts';
-import { SecretBox } from '@aas/platform';
+import { SecretBox, ServiceClient } from '@aas/platform';
 import { RemoteProblemError, ResourceNotFoundError, UnauthorizedError, ValidationFailedError } from '@aas/problem-details';
 import { createHmac, randomBytes } from 'node:crypto';
 import { InboundHooksService } from './inbound-hooks.service';
@@ -22,7 +22,10 @@ describe(InboundHooksService.name, () => {
     const hook = triggerRow({ id: HOOK, agentId: AGENT, agentGeneration: '3', tokenHash: hashTriggerToken(token), secretSealed: secrets.seal(secret), ...changes });
     const store = new FakeTriggerStore([hook]);
     const asked: TriggeredRunStart[] = [];
-    const runs = { start: async (starts: TriggeredRunStart[]) => (asked.push(...starts), [outcome]) } as unknown as TriggeredRunStarter;
+    const services = {
+      request: async (_pattern: string, message: { starts: TriggeredRunStart[] }) => (asked.push(...message.starts), { outcomes: message.starts.map(() => outcome) }),
+    } as unknown as ServiceClient;
+    const runs = new TriggeredRunStarter(services);
     const sut = new InboundHooksService(store, secrets, runs);
     const call = (message: Partial<InboundHookMessage> = {}) => sut.receive({ trigger_id: HOOK, token, body: BODY, headers: {}, ...message } as InboundHookMessage);
     return { sut, store, asked, call };

@@ -38,19 +38,17 @@ export class InboundHooksService {
       headers: message.headers,
       trigger: { id: trigger.id, name: trigger.name, kind: trigger.kind },
     });
-    const [outcome] = await this.runs.start([
-      {
-        user_id: trigger.userId,
-        agent_id: trigger.agentId,
-        trigger_id: trigger.id,
-        trigger_kind: 'webhook',
-        agent_generation: Number(trigger.agentGeneration),
-        delivery_key: deliveryKey(message.headers),
-        user_message: userMessage,
-        depth: 0,
-        data: { payload, headers: message.headers },
-      },
-    ]);
+    const outcome = await this.runs.startOne({
+      user_id: trigger.userId,
+      agent_id: trigger.agentId,
+      trigger_id: trigger.id,
+      trigger_kind: 'webhook',
+      agent_generation: Number(trigger.agentGeneration),
+      delivery_key: deliveryKey(message.headers),
+      user_message: userMessage,
+      depth: 0,
+      data: { payload, headers: message.headers },
+    });
     // The agent gone (or its id taken by a new agent): the same 404 as any unknown endpoint, naming no agent.
     if ('refused' in outcome && outcome.refused.status === 404) throw new ResourceNotFoundError('Inbound endpoint', message.trigger_id);
     if ('refused' in outcome) throw new RemoteProblemError(outcome.refused);

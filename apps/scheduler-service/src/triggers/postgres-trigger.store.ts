@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { TriggerSourceEvent } from '@aas/contracts';
+import { Batcher } from '@aas/platform';
 import { DataSource, EntityManager } from 'typeorm';
 import { TriggerEntity } from './trigger.entity';
 import { TriggerInsertOutcome, TriggerStore } from './trigger.store';
@@ -8,6 +9,16 @@ import { TriggerInsertOutcome, TriggerStore } from './trigger.store';
 /** The trigger store on PostgreSQL: the scheduler schema's `triggers` table. */
 @Injectable()
 export class PostgresTriggerStore extends TriggerStore {
+  /** Inbound calls record their starts one by one: those that come together are one UPDATE, not a queue on the row's lock. */
+  private readonly starts = new Batcher<string[], void>(
+    async (lists) => {
+      const ids = [...new Set(lists.flat())];
+      await this.dataSource.query(`UPDATE triggers SET last_triggered_at = now() WHERE id = ANY($1::uuid[])`, [ids]);
+      return lists.map(() => undefined);
+    },
+    { maxBatchSize: 500, maxConcurrentBatches: 2 },
+  );
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     super();
   }
@@ -71,7 +82,7 @@ export class PostgresTriggerStore extends TriggerStore {
 
   async recordStarted(triggerIds: string[]): Promise<void> {
     if (triggerIds.length === 0) return;
-    await this.dataSource.query(`UPDATE triggers SET last_triggered_at = now() WHERE id = ANY($1::uuid[])`, [triggerIds]);
+    await this.starts.submit(triggerIds);
   }
 
   async recordErrors(errors: Array<{ triggerId: string; error: string }>): Promise<void> {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Batcher } from '../batching/batcher';
+import { Batcher } from '@aas/platform';
 import { AttemptRecord, DeliveryStore, DeliveryToSend } from './delivery.store';
 
 interface Postponement {

@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { REDIS, RedisKeyspace } from '@aas/platform';
+import { Batcher, REDIS, RedisKeyspace } from '@aas/platform';
 import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { WebhooksEnv } from '../config/webhooks.env';
-import { Batcher } from '../batching/batcher';
 import { CircuitSettings, EndpointHealth, cooldownSchedule } from './circuit-breaker';
 import { ADMIT, AdmitVerdict, CircuitChangeCode, RELEASE } from './endpoint-gate.scripts';
 
