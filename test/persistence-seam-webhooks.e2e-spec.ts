@@ -28,7 +28,7 @@ const LEGAL: Array<[string, string, string]> = [
   ['an in-memory fake', `${APP}/history/x.store.fake.ts`, "export const run = (db: { transaction(work: () => void): unknown }) => db.transaction(() => undefined);"],
   ['an integration test', `${APP}/fan-out/x.int-spec.ts`, "import { DataSource } from 'typeorm';\nexport const run = (db: DataSource) => db.query('SELECT 1');"],
   ['a unit test', `${APP}/delivery/x.spec.ts`, "import { DataSource } from 'typeorm';\nexport type D = DataSource;"],
-  ['a service using a store in a unit of work', `${APP}/subscriptions/x.service.ts`, "import { Transactions } from '../database/transactions';\nimport { WebhookStore } from './webhook.store';\nexport const run = (t: Transactions, s: WebhookStore) => t.run((tx) => s.lockAgent(tx, 'a'));"],
+  ['a service using a store in a unit of work', `${APP}/subscriptions/x.service.ts`, "import { Transactions } from '@aas/platform';\nimport { WebhookStore } from './webhook.store';\nexport const run = (t: Transactions, s: WebhookStore) => t.run((tx) => s.lockAgent(tx, 'a'));"],
 ];
 
 describe('the webhook-delivery persistence seam of npm run lint', () => {

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { CreateWebhookMessage, DeliveryJobData, EventNames, RunLifecycleEvent, RunLifecycleEventName } from '@aas/contracts';
-import { QueueWorkersDrain, SecretBox, dataSourceOptions, migrateSchema } from '@aas/platform';
+import { dataSourceOptions, migrateSchema, PostgresTransactions, QueueWorkersDrain, SecretBox, Transactions } from '@aas/platform';
 import { DelayedError, Job } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -11,8 +11,6 @@ import { OwnedAgents } from './agents/owned-agents';
 import { FakeOwnedAgents } from './agents/owned-agents.fake';
 import { fakeWebhooksConfig } from './config/webhooks-config.fake';
 import { InMemoryDatabase } from './database/in-memory-database.fake';
-import { PostgresTransactions } from './database/postgres-transactions';
-import { Transactions } from './database/transactions';
 import { WEBHOOKS_SCHEMA } from './database/webhooks-schema';
 import { DeliveryMetrics } from './delivery/delivery-metrics';
 import { DeliveryQueue } from './delivery/delivery-queue';

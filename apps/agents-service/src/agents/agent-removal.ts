@@ -1,6 +1,6 @@
 import { AgentDeletedEvent } from '@aas/contracts';
-import { Transaction } from '../database/transactions';
 import { AgentStore } from './agent.store';
+import { Transaction } from '@aas/platform';
 
 /**
  * Deletes agents (their instructions go by cascade) and records one

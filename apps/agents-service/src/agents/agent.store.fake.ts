@@ -1,8 +1,8 @@
 import { AgentDeletedEvent, EventNames } from '@aas/contracts';
 import { AgentRow, InMemoryDatabase } from '../database/in-memory-database.fake';
-import { RowRead, Transaction } from '../database/transactions';
 import { AgentEntity } from './agent.entity';
 import { AgentPageQuery, AgentStore, DeletedAgent, NewAgent } from './agent.store';
+import { RowRead, Transaction } from '@aas/platform';
 
 export class FakeAgentStore implements AgentStore {
   constructor(private readonly db: InMemoryDatabase) {}

@@ -1,6 +1,6 @@
 import { AgentDeletedEvent } from '@aas/contracts';
-import { RowRead, Transaction } from '../database/transactions';
 import { AgentEntity } from './agent.entity';
+import { RowRead, Transaction } from '@aas/platform';
 
 export type NewAgent = Pick<AgentEntity, 'id' | 'userId' | 'workspaceId' | 'ownerUserId' | 'isSubagent' | 'derivedFromAgentId'>;
 

@@ -7,11 +7,10 @@ import {
   ListAgentsMessage,
   SuccessResponse,
 } from '@aas/contracts';
-import { OutboxRelay } from '@aas/platform';
+import { OutboxRelay, RowRead, Transaction, Transactions } from '@aas/platform';
 import { ConflictError, ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
 import { AccessAnnouncer } from '../common/access-announcer';
 import { isUuid } from '../common/is-uuid';
-import { RowRead, Transaction, Transactions } from '../database/transactions';
 import { USER_QUOTAS, UserQuotas } from '../quotas/user-quotas';
 import { defaultWorkspaceOf } from '../workspaces/default-workspace';
 import { WorkspaceStore } from '../workspaces/workspace.store';

@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AgentDeletedEvent, EventNames } from '@aas/contracts';
-import { PreparedEntityQuery, entityFromRow, recordEvents } from '@aas/platform';
+import { entityFromRow, managerOf, PreparedEntityQuery, recordEvents, RowRead, Transaction } from '@aas/platform';
 import { DataSource } from 'typeorm';
-import { managerOf } from '../database/postgres-transactions';
-import { RowRead, Transaction } from '../database/transactions';
 import { AgentEntity } from './agent.entity';
 import { AgentPageQuery, AgentStore, DeletedAgent, NewAgent } from './agent.store';
 

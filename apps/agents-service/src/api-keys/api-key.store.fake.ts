@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { InMemoryDatabase } from '../database/in-memory-database.fake';
-import { Transaction } from '../database/transactions';
 import { ApiKeyEntity } from './api-key.entity';
 import { ApiKeyStore, NewApiKey } from './api-key.store';
+import { Transaction } from '@aas/platform';
 
 export class FakeApiKeyStore implements ApiKeyStore {
   constructor(private readonly db: InMemoryDatabase) {}

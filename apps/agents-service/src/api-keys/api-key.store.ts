@@ -1,5 +1,5 @@
-import { Transaction } from '../database/transactions';
 import { ApiKeyEntity } from './api-key.entity';
+import { Transaction } from '@aas/platform';
 
 export interface NewApiKey {
   userId: string;

@@ -9,11 +9,11 @@ import {
 } from '@aas/contracts';
 import { ResourceNotFoundError } from '@aas/problem-details';
 import { isUuid } from '../common/is-uuid';
-import { Transactions } from '../database/transactions';
 import { USER_QUOTAS, UserQuotas } from '../quotas/user-quotas';
 import { ApiKeyEntity } from './api-key.entity';
 import { ApiKeyStore } from './api-key.store';
 import { KeyRevocationRegistry } from './key-revocation.registry';
+import { Transactions } from '@aas/platform';
 
 @Injectable()
 export class ApiKeysService {

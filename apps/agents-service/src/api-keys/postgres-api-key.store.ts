@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { entityFromRow } from '@aas/platform';
+import { entityFromRow, managerOf, Transaction } from '@aas/platform';
 import { DataSource } from 'typeorm';
-import { managerOf } from '../database/postgres-transactions';
-import { Transaction } from '../database/transactions';
 import { ApiKeyEntity } from './api-key.entity';
 import { ApiKeyStore, NewApiKey } from './api-key.store';
 

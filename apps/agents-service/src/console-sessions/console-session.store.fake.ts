@@ -1,8 +1,8 @@
 import { ConsoleSession, LoginCredentials } from '@aas/contracts';
 import { randomUUID } from 'node:crypto';
 import { InMemoryDatabase, SessionRow } from '../database/in-memory-database.fake';
-import { Transaction } from '../database/transactions';
 import { ConsoleSessionStore } from './console-session.store';
+import { Transaction } from '@aas/platform';
 
 export class FakeConsoleSessionStore implements ConsoleSessionStore {
   constructor(private readonly db: InMemoryDatabase) {}

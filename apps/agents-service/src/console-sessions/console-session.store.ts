@@ -1,5 +1,5 @@
 import { ConsoleSession, LoginCredentials } from '@aas/contracts';
-import { Transaction } from '../database/transactions';
+import { Transaction } from '@aas/platform';
 
 /**
  * Every statement of console sign-in: `console_sessions`, `console_setup_tokens`, and the users'

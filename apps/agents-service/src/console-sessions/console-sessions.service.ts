@@ -4,8 +4,8 @@ import { ConsoleSession, ConsoleSetupMessage, LoginCredentials, generateSetupTok
 import { ConflictError, ResourceNotFoundError, UnauthorizedError } from '@aas/problem-details';
 import { AccessAnnouncer } from '../common/access-announcer';
 import { AgentsEnv } from '../config/agents.env';
-import { Transaction, Transactions } from '../database/transactions';
 import { ConsoleSessionStore } from './console-session.store';
+import { Transaction, Transactions } from '@aas/platform';
 
 /** A user keeps at most this many console sessions; signing in again ends the oldest. */
 export const SESSIONS_PER_USER = 10;

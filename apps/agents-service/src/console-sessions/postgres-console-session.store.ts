@@ -2,9 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ConsoleSession, LoginCredentials } from '@aas/contracts';
 import { DataSource } from 'typeorm';
-import { managerOf } from '../database/postgres-transactions';
-import { Transaction } from '../database/transactions';
 import { ConsoleSessionStore } from './console-session.store';
+import { managerOf, Transaction } from '@aas/platform';
 
 interface SessionRow {
   session_id: string;

@@ -1,5 +1,5 @@
 import { CreateAgentMessage, RunProgressEvent, hashApiKey, hashToken } from '@aas/contracts';
-import { OutboxRelay, dataSourceOptions, migrateSchema } from '@aas/platform';
+import { dataSourceOptions, migrateSchema, OutboxRelay, PostgresTransactions, Transactions } from '@aas/platform';
 import { Job } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -44,12 +44,10 @@ import { FakeWorkspaceStore } from '../workspaces/workspace.store.fake';
 import { WorkspacesService } from '../workspaces/workspaces.service';
 import { AGENTS_SCHEMA } from './agents-schema';
 import { InMemoryDatabase } from './in-memory-database.fake';
-import { PostgresTransactions } from './postgres-transactions';
 
 /** Run ids as the producer writes them (UUIDs), named for reading; the same on both stores. */
 const runIds = new Map<string, string>();
 const runIdOf = (name: string): string => runIds.get(name) ?? runIds.set(name, randomUUID()).get(name)!;
-import { Transactions } from './transactions';
 
 interface Stores {
   transactions: Transactions;

@@ -4,7 +4,7 @@ import { ApiKeyEntity } from '../api-keys/api-key.entity';
 import { InstructionVersionEntity } from '../instructions/instruction-version.entity';
 import { InstructionsEntity } from '../instructions/instructions.entity';
 import { WorkspaceEntity } from '../workspaces/workspace.entity';
-import { Transaction, Transactions } from './transactions';
+import { Transaction, Transactions } from '@aas/platform';
 
 export interface UserRow {
   id: string;

@@ -15,8 +15,7 @@ import { UserStore } from '../users/user.store';
 import { PostgresUserStore } from '../users/postgres-user.store';
 import { WorkspaceStore } from '../workspaces/workspace.store';
 import { PostgresWorkspaceStore } from '../workspaces/postgres-workspace.store';
-import { PostgresTransactions } from './postgres-transactions';
-import { Transactions } from './transactions';
+import { PostgresTransactions, Transactions } from '@aas/platform';
 
 /** Each seam (an abstract class, the token services inject) and its PostgreSQL implementation. */
 const STORES: Provider[] = [

@@ -1,8 +1,8 @@
 import { InMemoryDatabase } from '../database/in-memory-database.fake';
-import { Transaction } from '../database/transactions';
 import { InstructionVersionEntity } from './instruction-version.entity';
 import { InstructionStore, ListedInstructionVersion, NewInstructionVersion } from './instruction.store';
 import { InstructionsEntity } from './instructions.entity';
+import { Transaction } from '@aas/platform';
 
 export class FakeInstructionStore implements InstructionStore {
   constructor(private readonly db: InMemoryDatabase) {}

@@ -1,6 +1,6 @@
-import { Transaction } from '../database/transactions';
 import { InstructionVersionEntity } from './instruction-version.entity';
 import { InstructionsEntity } from './instructions.entity';
+import { Transaction } from '@aas/platform';
 
 export type NewInstructionVersion = Omit<InstructionVersionEntity, 'id'>;
 

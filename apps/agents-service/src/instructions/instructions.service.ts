@@ -5,10 +5,10 @@ import { QuotaExceededError, ResourceNotFoundError } from '@aas/problem-details'
 import { createHash } from 'node:crypto';
 import { AgentsService } from '../agents/agents.service';
 import { AgentsEnv } from '../config/agents.env';
-import { Transaction, Transactions } from '../database/transactions';
 import { UserStore } from '../users/user.store';
 import { InstructionStore } from './instruction.store';
 import { toInstructionVersion, toInstructionsSummary } from './instructions.mapper';
+import { Transaction, Transactions } from '@aas/platform';
 
 export interface InstructionsWrite {
   content: string;

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { managerOf } from '../database/postgres-transactions';
-import { Transaction } from '../database/transactions';
 import { InstructionVersionEntity } from './instruction-version.entity';
 import { InstructionsEntity } from './instructions.entity';
 import { InstructionStore, ListedInstructionVersion, NewInstructionVersion } from './instruction.store';
+import { managerOf, Transaction } from '@aas/platform';
 
 /** The instruction store on PostgreSQL: TypeORM's entity API, and SQL for the pruning. */
 @Injectable()

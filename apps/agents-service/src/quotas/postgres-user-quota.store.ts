@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { managerOf } from '../database/postgres-transactions';
-import { Transaction } from '../database/transactions';
 import { QuotaCounted, UserQuotaStore } from './user-quota.store';
+import { managerOf, Transaction } from '@aas/platform';
 
 /** One row per counted thing of the user `$1`. */
 const COUNTED: Record<QuotaCounted, string> = {

@@ -1,6 +1,6 @@
 import { InMemoryDatabase } from '../database/in-memory-database.fake';
-import { Transaction } from '../database/transactions';
 import { QuotaCounted, UserQuotaStore } from './user-quota.store';
+import { Transaction } from '@aas/platform';
 
 export class FakeUserQuotaStore implements UserQuotaStore {
   /** The users whose row a transaction locked, in order. */

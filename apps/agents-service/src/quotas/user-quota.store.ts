@@ -1,4 +1,4 @@
-import { Transaction } from '../database/transactions';
+import { Transaction } from '@aas/platform';
 
 /** What a per-user quota counts. */
 export type QuotaCounted = 'activeApiKeys' | 'agents' | 'workspaces';

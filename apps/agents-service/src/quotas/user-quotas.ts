@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { QuotaExceededError } from '@aas/problem-details';
 import { AgentsEnv } from '../config/agents.env';
-import { Transaction } from '../database/transactions';
 import { QuotaCounted, UserQuotaStore } from './user-quota.store';
+import { Transaction } from '@aas/platform';
 
 /** A number of things one user may hold at most `setting` of. */
 export interface UserQuota {

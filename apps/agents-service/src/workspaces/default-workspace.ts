@@ -1,6 +1,6 @@
-import { Transaction } from '../database/transactions';
 import { WorkspaceEntity } from './workspace.entity';
 import { WorkspaceStore } from './workspace.store';
+import { Transaction } from '@aas/platform';
 
 export const DEFAULT_WORKSPACE_NAME = 'Default';
 

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { managerOf } from '../database/postgres-transactions';
-import { RowRead, Transaction } from '../database/transactions';
 import { WorkspaceEntity } from './workspace.entity';
 import { NewWorkspace, WorkspaceStore } from './workspace.store';
+import { managerOf, RowRead, Transaction } from '@aas/platform';
 
 /** The workspace store on PostgreSQL: TypeORM's entity API, and SQL where it has no words (the partial index, the lock). */
 @Injectable()

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { InMemoryDatabase } from '../database/in-memory-database.fake';
-import { RowRead, Transaction } from '../database/transactions';
 import { WorkspaceEntity } from './workspace.entity';
 import { NewWorkspace, WorkspaceStore } from './workspace.store';
+import { RowRead, Transaction } from '@aas/platform';
 
 export class FakeWorkspaceStore implements WorkspaceStore {
   constructor(private readonly db: InMemoryDatabase) {}

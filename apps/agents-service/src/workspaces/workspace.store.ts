@@ -1,5 +1,5 @@
-import { RowRead, Transaction } from '../database/transactions';
 import { WorkspaceEntity } from './workspace.entity';
+import { RowRead, Transaction } from '@aas/platform';
 
 export type NewWorkspace = Pick<WorkspaceEntity, 'userId' | 'name' | 'iconConfig' | 'position' | 'isDefault' | 'createdAt' | 'updatedAt'>;
 

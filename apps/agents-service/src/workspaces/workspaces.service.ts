@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DeleteWorkspaceResponse, UpdateWorkspaceMessage, WorkspaceDto } from '@aas/contracts';
-import { OutboxRelay } from '@aas/platform';
+import { OutboxRelay, RowRead, Transactions } from '@aas/platform';
 import { ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
 import { removeAgents } from '../agents/agent-removal';
 import { AgentStore } from '../agents/agent.store';
 import { AccessAnnouncer } from '../common/access-announcer';
 import { isUuid } from '../common/is-uuid';
-import { RowRead, Transactions } from '../database/transactions';
 import { USER_QUOTAS, UserQuotas } from '../quotas/user-quotas';
 import { defaultWorkspaceOf } from './default-workspace';
 import { reorderPositions } from './workspace-order';

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
-import { PostgresTransactions } from './postgres-transactions';
-import { Transactions } from './transactions';
+import { PostgresTransactions, Transactions } from '@aas/platform';
 
 const PROVIDERS = [{ provide: Transactions, useClass: PostgresTransactions }];
 

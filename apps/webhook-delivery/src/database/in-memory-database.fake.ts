@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { DeliveryAttemptEntity } from './delivery-attempt.entity';
 import { DeliveryEntity } from './delivery.entity';
-import { Transaction, Transactions } from './transactions';
 import { WebhookEntity } from './webhook.entity';
+import { Transaction, Transactions } from '@aas/platform';
 
 export interface Tables {
   webhooks: WebhookEntity[];

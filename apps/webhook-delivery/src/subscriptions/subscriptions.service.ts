@@ -3,13 +3,13 @@ import { CreateWebhookMessage, CreatedWebhookDto, UpdateWebhookMessage, WebhookD
 import { ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
 import { isUUID } from 'class-validator';
 import { OwnedAgents } from '../agents/owned-agents';
-import { Transactions } from '../database/transactions';
 import { WebhookEntity } from '../database/webhook.entity';
 import { assertAllowedWebhookUrl } from '../outbound/ssrf-guard';
 import { SigningSecrets } from '../signing/signing-secrets';
 import { WebhookQuota } from './webhook-quota';
 import { toCreatedWebhookDto, toWebhookDto } from './webhook.mapper';
 import { WebhookStore } from './webhook.store';
+import { Transactions } from '@aas/platform';
 
 /** Webhook CRUD. agents-service, the authority on agents, is asked on every request: a deleted agent's webhooks are a 404 at once. */
 @Injectable()

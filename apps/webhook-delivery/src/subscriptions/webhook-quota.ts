@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { QuotaExceededError } from '@aas/problem-details';
 import { WebhooksEnv } from '../config/webhooks.env';
-import { Transaction } from '../database/transactions';
 import { WebhookStore } from './webhook.store';
+import { Transaction } from '@aas/platform';
 
 /** The webhooks_per_agent quota (QUOTA_WEBHOOKS_PER_AGENT): the webhooks of one agent, active and disabled. */
 @Injectable()

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { InMemoryDatabase } from '../database/in-memory-database.fake';
-import { Transaction } from '../database/transactions';
 import { WebhookEntity } from '../database/webhook.entity';
 import { NewWebhook, WebhookChanges, WebhookStore } from './webhook.store';
+import { Transaction } from '@aas/platform';
 
 /** The webhook store in memory (database/in-memory-database.fake.ts); left out of the build. */
 export class FakeWebhookStore implements WebhookStore {

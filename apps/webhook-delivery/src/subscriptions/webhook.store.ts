@@ -1,6 +1,6 @@
 import { WebhookStatus } from '@aas/contracts';
-import { Transaction } from '../database/transactions';
 import { WebhookEntity } from '../database/webhook.entity';
+import { Transaction } from '@aas/platform';
 
 export interface NewWebhook {
   agentId: string;

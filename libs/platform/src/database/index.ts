@@ -2,3 +2,5 @@ export * from './data-source-options';
 export * from './migrate';
 export * from './service-database.module';
 export * from './prepared-entity-query';
+export * from './transactions';
+export * from './postgres-transactions';

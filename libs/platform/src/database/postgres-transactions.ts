@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Transaction, Transactions } from './transactions';
 
-/** Transactions on the webhooks schema's data source: a Transaction is the transaction's EntityManager. */
+/** Transactions on the service's own data source (its schema): a Transaction is the transaction's EntityManager. */
 @Injectable()
 export class PostgresTransactions extends Transactions {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
