@@ -1,12 +1,10 @@
-import { lintMessages } from './support/lint-text';
-
-const RULES = ['no-restricted-imports', 'no-restricted-syntax'];
+import { describeSeam, SeamCase } from './support/seam-lint';
 
 /**
  * agents-service's persistence seam (eslint.config.mjs, docs/architecture.md "Where things are"): only its
  * stores, its database folder and its tests reach PostgreSQL. Proven on code never written to disk.
  */
-const BROKEN: Array<[string, string, string]> = [
+const BROKEN: SeamCase[] = [
   ['a service injecting the data source', 'apps/agents-service/src/agents/x.service.ts', "import { InjectDataSource } from '@nestjs/typeorm';\nimport { DataSource } from 'typeorm';\nexport type T = DataSource;\nexport const d = InjectDataSource;"],
   ['a handler injecting a repository', 'apps/agents-service/src/api-keys/x.handlers.ts', "import { InjectRepository } from '@nestjs/typeorm';\nexport const r = InjectRepository;"],
   ['a consumer naming a repository type', 'apps/agents-service/src/agent-runs/x.consumer.ts', "import type { Repository } from 'typeorm';\nexport type R = Repository<object>;"],
@@ -19,7 +17,7 @@ const BROKEN: Array<[string, string, string]> = [
   ['a transaction opened by a service', 'apps/agents-service/src/console-sessions/x.service.ts', "export const run = (db: { transaction(work: () => void): unknown }) => db.transaction(() => undefined);"],
 ];
 
-const LEGAL: Array<[string, string, string]> = [
+const LEGAL: SeamCase[] = [
   ['a store', 'apps/agents-service/src/agents/x.store.ts', "import { InjectDataSource } from '@nestjs/typeorm';\nimport { DataSource, EntityManager } from 'typeorm';\nexport type T = [DataSource, EntityManager];\nexport const d = InjectDataSource;\nexport const run = (db: DataSource) => db.query('SELECT 1');"],
   ['a migration', 'apps/agents-service/src/database/migrations/x.ts', "import { QueryRunner } from 'typeorm';\nexport const up = (runner: QueryRunner) => runner.query('SELECT 1');"],
   ['the transactions seam', 'apps/agents-service/src/database/x.ts', "import { DataSource } from 'typeorm';\nexport const run = (db: DataSource) => db.transaction(async () => undefined);"],
@@ -29,20 +27,4 @@ const LEGAL: Array<[string, string, string]> = [
   ['a service of an app the seam does not cover yet', 'apps/runs-service/src/runs/x.service.ts', "import { DataSource } from 'typeorm';\nexport const run = (db: DataSource) => db.query('SELECT 1');"],
 ];
 
-describe('the agents-service persistence seam of npm run lint', () => {
-  const all = [...BROKEN, ...LEGAL];
-  const messages = new Map<string, string[]>();
-
-  beforeAll(() => {
-    const results = lintMessages(all.map(([, filePath, code]) => ({ filePath, code })), RULES);
-    all.forEach(([name], i) => messages.set(name, results[i]));
-  });
-
-  it.each(BROKEN)('reports %s (%s)', (name, filePath) => {
-    expect({ filePath, reported: messages.get(name)!.length > 0 }).toEqual({ filePath, reported: true });
-  });
-
-  it.each(LEGAL)('allows %s (%s)', (name, filePath) => {
-    expect({ filePath, messages: messages.get(name) }).toEqual({ filePath, messages: [] });
-  });
-});
+describeSeam('agents-service', BROKEN, LEGAL);

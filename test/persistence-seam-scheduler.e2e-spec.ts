@@ -1,17 +1,10 @@
-import { lintMessages } from './support/lint-text';
-
-const SEAM = 'no-restricted-imports';
-
-/** The messages of the rule under test, per case (test/support/lint-text.ts). */
-function seamMessages(cases: Array<{ filePath: string; code: string }>): string[][] {
-  return lintMessages(cases, [SEAM]).map((messages) => messages.map((m) => m.slice(SEAM.length + 2)));
-}
+import { describeSeam, SeamCase } from './support/seam-lint';
 
 /**
  * scheduler-service's persistence seam (eslint.config.mjs, docs/architecture.md "Where things are"):
  * only its stores, migrations and tests reach the database; the rest depends on the stores' abstract classes.
  */
-const BROKEN: Array<[string, string, string]> = [
+const BROKEN: SeamCase[] = [
   ['a service importing DataSource', 'apps/scheduler-service/src/schedules/x.service.ts', "import { DataSource } from 'typeorm';"],
   ['a processor importing EntityManager for its type', 'apps/scheduler-service/src/firing/x.processor.ts', "import type { EntityManager } from 'typeorm';"],
   ['a consumer importing Repository', 'apps/scheduler-service/src/firing/x.consumer.ts', "import { Repository } from 'typeorm';"],
@@ -22,7 +15,7 @@ const BROKEN: Array<[string, string, string]> = [
   ['a service writing the outbox itself', 'apps/scheduler-service/src/firing/x.ts', "import { recordEvents } from '@aas/platform';"],
 ];
 
-const LEGAL: Array<[string, string, string]> = [
+const LEGAL: SeamCase[] = [
   ['a store using the data source and a transaction', 'apps/scheduler-service/src/schedules/postgres-schedule.store.ts', "import { InjectDataSource } from '@nestjs/typeorm';\nimport { DataSource, EntityManager } from 'typeorm';\nimport { recordEvents } from '@aas/platform';"],
   ['a migration using the query runner', 'apps/scheduler-service/src/database/migrations/1799999999999-x.ts', "import { MigrationInterface, QueryRunner } from 'typeorm';"],
   ['an entity declaring its columns', 'apps/scheduler-service/src/schedules/x.entity.ts', "import { Column, Entity, PrimaryColumn } from 'typeorm';"],
@@ -33,21 +26,4 @@ const LEGAL: Array<[string, string, string]> = [
   ['an end-to-end test', 'test/x.e2e-spec.ts', "import { DataSource } from 'typeorm';"],
 ];
 
-describe("scheduler-service's persistence seam in npm run lint", () => {
-  const all = [...BROKEN, ...LEGAL];
-  const messages = new Map<string, string[]>();
-
-  beforeAll(() => {
-    const results = seamMessages(all.map(([, filePath, code]) => ({ filePath, code })));
-    all.forEach(([name], i) => messages.set(name, results[i]));
-  });
-
-  it.each(BROKEN)('reports %s (%s)', (name, filePath) => {
-    expect({ filePath, reported: messages.get(name)!.length }).toEqual({ filePath, reported: 1 });
-    expect(messages.get(name)![0]).toMatch(/store/);
-  });
-
-  it.each(LEGAL)('allows %s (%s)', (name, filePath) => {
-    expect({ filePath, messages: messages.get(name) }).toEqual({ filePath, messages: [] });
-  });
-});
+describeSeam('scheduler-service', BROKEN, LEGAL);

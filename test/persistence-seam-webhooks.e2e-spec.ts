@@ -1,13 +1,12 @@
-import { lintMessages } from './support/lint-text';
+import { describeSeam, SeamCase } from './support/seam-lint';
 
-const RULES = ['no-restricted-imports', 'no-restricted-syntax'];
 const APP = 'apps/webhook-delivery/src';
 
 /**
  * webhook-delivery's persistence seam (eslint.config.mjs, docs/architecture.md "Where things are"): only its
  * stores, its database folder, its fakes and its tests reach PostgreSQL. Proven on code never written to disk.
  */
-const BROKEN: Array<[string, string, string]> = [
+const BROKEN: SeamCase[] = [
   ['a service injecting the data source', `${APP}/subscriptions/x.service.ts`, "import { InjectDataSource } from '@nestjs/typeorm';\nimport { DataSource } from 'typeorm';\nexport type T = DataSource;\nexport const d = InjectDataSource;"],
   ['the delivery worker naming an entity manager', `${APP}/delivery/x.processor.ts`, "import type { EntityManager } from 'typeorm';\nexport type M = EntityManager;"],
   ['the events consumer running its own statement', `${APP}/fan-out/x.consumer.ts`, "export const run = (db: { query(sql: string): unknown }) => db.query('INSERT INTO deliveries DEFAULT VALUES');"],
@@ -20,7 +19,7 @@ const BROKEN: Array<[string, string, string]> = [
   ['a file at the root of the app', `${APP}/x.ts`, "import { Repository } from 'typeorm';\nexport type R = Repository<object>;"],
 ];
 
-const LEGAL: Array<[string, string, string]> = [
+const LEGAL: SeamCase[] = [
   ['a PostgreSQL store', `${APP}/delivery/postgres-x.store.ts`, "import { InjectDataSource } from '@nestjs/typeorm';\nimport { DataSource, EntityManager } from 'typeorm';\nexport type T = [DataSource, EntityManager];\nexport const d = InjectDataSource;\nexport const run = (db: DataSource) => db.query('SELECT 1');"],
   ['a migration', `${APP}/database/migrations/x.ts`, "import { QueryRunner } from 'typeorm';\nexport const up = (runner: QueryRunner) => runner.query('SELECT 1');"],
   ['the transactions seam', `${APP}/database/x.ts`, "import { DataSource } from 'typeorm';\nexport const run = (db: DataSource) => db.transaction(async () => undefined);"],
@@ -31,21 +30,4 @@ const LEGAL: Array<[string, string, string]> = [
   ['a service using a store in a unit of work', `${APP}/subscriptions/x.service.ts`, "import { Transactions } from '@aas/platform';\nimport { WebhookStore } from './webhook.store';\nexport const run = (t: Transactions, s: WebhookStore) => t.run((tx) => s.lockAgent(tx, 'a'));"],
 ];
 
-describe('the webhook-delivery persistence seam of npm run lint', () => {
-  const all = [...BROKEN, ...LEGAL];
-  const messages = new Map<string, string[]>();
-
-  beforeAll(() => {
-    const results = lintMessages(all.map(([, filePath, code]) => ({ filePath, code })), RULES);
-    all.forEach(([name], i) => messages.set(name, results[i]));
-  });
-
-  it.each(BROKEN)('reports %s (%s)', (name, filePath) => {
-    expect({ filePath, reported: messages.get(name)!.length > 0 }).toEqual({ filePath, reported: true });
-    expect(messages.get(name)!.join('\n')).toMatch(/belongs in a store/);
-  });
-
-  it.each(LEGAL)('allows %s (%s)', (name, filePath) => {
-    expect({ filePath, messages: messages.get(name) }).toEqual({ filePath, messages: [] });
-  });
-});
+describeSeam('webhook-delivery', BROKEN, LEGAL);
