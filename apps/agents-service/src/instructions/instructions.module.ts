@@ -8,5 +8,6 @@ import { InstructionsService } from './instructions.service';
   imports: [StoresModule, AgentsModule],
   controllers: [InstructionsHandlers],
   providers: [InstructionsService],
+  exports: [InstructionsService],
 })
 export class InstructionsModule {}
