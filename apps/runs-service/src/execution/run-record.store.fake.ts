@@ -4,7 +4,7 @@ import { OutboxWrite, RunChange, RunRecordStore } from './run-record.store';
 /** The runs, their events and the outbox in memory, for unit tests. Not built into the app (tsconfig.app.json). */
 export class FakeRunRecordStore extends RunRecordStore {
   readonly runs = new Map<string, RunEntity>();
-  readonly events: Array<{ runId: string; index: number; body: Record<string, unknown> }> = [];
+  readonly events: Array<{ runId: string; index: number; at: Date; body: Record<string, unknown> }> = [];
   readonly outbox: OutboxWrite[] = [];
 
   constructor(runs: RunEntity[] = []) {
@@ -21,7 +21,7 @@ export class FakeRunRecordStore extends RunRecordStore {
     const run = this.runs.get(runId);
     const change = decide(run ? { ...run } : null);
     if (!change) return undefined;
-    this.events.push({ runId, index: change.event.index, body: change.event.body });
+    this.events.push({ runId, index: change.event.index, at: change.event.at, body: change.event.body });
     this.runs.set(runId, { ...change.run });
     this.outbox.push(...change.outbox);
     return change;

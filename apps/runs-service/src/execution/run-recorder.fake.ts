@@ -4,14 +4,15 @@ import { RunAdmission } from '../admission/run-admission.service';
 import { RunEventChannel } from './run-event-channel';
 import { RunMetrics } from './run-metrics';
 import { RunMetricsStore } from './run-metrics.store';
+import { RunRecordStore } from './run-record.store';
 import { FakeRunRecordStore } from './run-record.store.fake';
 import { RunRecorder } from './run-recorder';
 
 /**
- * A RunRecorder on a FakeRunRecordStore for unit tests, with what it tells others: the events pushed to
+ * A RunRecorder on a store (a FakeRunRecordStore unless given) for tests, with what it tells others: the events pushed to
  * live streams, the runs whose end freed admission room, and how often the outbox was kicked.
  */
-export function recorderOnFakes(store = new FakeRunRecordStore()) {
+export function recorderOnFakes(store: RunRecordStore = new FakeRunRecordStore()) {
   const pushed: Array<{ runId: string; index: number; finished: boolean }> = [];
   const gone: string[] = [];
   const admissionKicks: string[] = [];
@@ -24,5 +25,5 @@ export function recorderOnFakes(store = new FakeRunRecordStore()) {
   const admission = { kick: (userId: string) => admissionKicks.push(userId) } as unknown as RunAdmission;
   const outbox = { kick: () => outboxKicks++ } as unknown as OutboxRelay;
   const recorder = new RunRecorder(store, outbox, metrics, channel, admission);
-  return { recorder, store, channel, pushed, gone, admissionKicks, outboxKicks: () => outboxKicks };
+  return { recorder, channel, pushed, gone, admissionKicks, outboxKicks: () => outboxKicks };
 }

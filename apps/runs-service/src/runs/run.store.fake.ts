@@ -1,19 +1,23 @@
 import { ClaimOutcome, GenerationClaim } from '../database/agent-generations';
 import { RunEventEntity } from '../database/run-event.entity';
 import { RunEntity } from '../database/run.entity';
+import { FakeRunRecordStore } from '../execution/run-record.store.fake';
 import { RunStore } from './run.store';
 
 /**
- * Runs, their events and the agent generations in memory, for unit tests. The runs map may be shared
- * with a FakeRunRecordStore, so that what the recorder writes is what this one reads. Not built into
- * the app (tsconfig.app.json).
+ * Runs, their events and the agent generations in memory, for unit tests: the runs and events of a
+ * FakeRunRecordStore, so that what the recorder writes is what this one reads. Not built into the app
+ * (tsconfig.app.json).
  */
 export class FakeRunStore extends RunStore {
-  readonly events: RunEventEntity[] = [];
   readonly generations = new Map<string, number>();
 
-  constructor(readonly runs = new Map<string, RunEntity>()) {
+  constructor(readonly records = new FakeRunRecordStore()) {
     super();
+  }
+
+  private get runs(): Map<string, RunEntity> {
+    return this.records.runs;
   }
 
   async findById(runId: string): Promise<RunEntity | null> {
@@ -31,15 +35,17 @@ export class FakeRunStore extends RunStore {
   }
 
   async events(runId: string, afterIndex: number | undefined, limit: number): Promise<RunEventEntity[]> {
-    return this.events
-      .filter((e) => e.runId === runId && (afterIndex === undefined || Number(e.eventIndex) > afterIndex))
-      .sort((a, b) => Number(a.eventIndex) - Number(b.eventIndex))
-      .slice(0, limit);
+    return this.records.events
+      .filter((e) => e.runId === runId && (afterIndex === undefined || e.index > afterIndex))
+      .sort((a, b) => a.index - b.index)
+      .slice(0, limit)
+      .map((e) => Object.assign(new RunEventEntity(), { runId, eventIndex: String(e.index), recordedAt: e.at, event: e.body }));
   }
 
   async delete(runId: string): Promise<void> {
     this.runs.delete(runId);
-    this.events.splice(0, this.events.length, ...this.events.filter((e) => e.runId !== runId));
+    const events = this.records.events;
+    events.splice(0, events.length, ...events.filter((e) => e.runId !== runId));
   }
 
   async heldGeneration(agentId: string): Promise<number | undefined> {

@@ -15,7 +15,7 @@ describe(RunsService.name, () => {
   function setup(...runs: RunEntity[]) {
     const records = new FakeRunRecordStore(runs);
     const { recorder, channel, gone, admissionKicks } = recorderOnFakes(records);
-    const store = new FakeRunStore(records.runs);
+    const store = new FakeRunStore(records);
     /** agents-service's answer for the owner: the agent is generation 1. */
     const services = {
       request: async (pattern: string, message: { user_id: string; agent_id: string }) => {
@@ -37,7 +37,7 @@ describe(RunsService.name, () => {
       const { sut, records, signalled, lifecycle, admissionKicks } = setup(run);
       expect(await sut.cancel(run.userId, run.agentId, run.id, 'enough')).toEqual({ success: true, error: null });
       expect(records.runs.get(run.id)).toMatchObject({ status: 'stopped', isFinished: true, eventCount: '3' });
-      expect(records.events.at(-1)).toEqual({ runId: run.id, index: 2, body: { stopped: { reason: 'enough' } } });
+      expect(records.events.at(-1)).toEqual({ runId: run.id, index: 2, at: expect.any(Date), body: { stopped: { reason: 'enough' } } });
       expect([lifecycle(), signalled, admissionKicks]).toEqual([[EventNames.RunStopped], [run.id], [run.userId]]);
     });
 
