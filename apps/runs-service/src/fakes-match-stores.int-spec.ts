@@ -94,12 +94,13 @@ describe('the fakes of the runs-service stores', () => {
     expect(await scenario(fake())).toEqual(onPostgres);
   }
 
-  /** Runs with fixed ids and times, so that both sides get the same rows. */
+  /** Runs of one new agent and user, each started a second after every run before (no ties in age), the same rows on both sides. */
+  let seconds = 0;
   function runs(count: number, fields: Partial<RunEntity> = {}): RunEntity[] {
     const userId = randomUUID();
     const agentId = randomUUID();
     return Array.from({ length: count }, (_, i) =>
-      runRow({ id: randomUUID(), userId, agentId, runNumber: i + 1, startedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)), ...fields }),
+      runRow({ id: randomUUID(), userId, agentId, runNumber: i + 1, startedAt: new Date(Date.UTC(2026, 0, 1) + ++seconds * 1000), ...fields }),
     );
   }
 
