@@ -185,26 +185,8 @@ export class RunProgressEvent extends TracedJob {
   agent_generation?: number | null;
 }
 
-/**
- * A run wrote its agent's instructions (the runtime's `instructions` line, docs/runtime-protocol.md):
- * agents-service makes them the agent's current instructions, unless the agent is gone or is another
- * generation. Recorded in the transaction that records the line, so it is sent if and only if the line
- * is recorded; `seq` is the line's event index, which makes a redelivered event recognisable.
- */
-export class RunInstructionsEvent extends TracedJob {
-  @IsUUID()
-  run_id!: string;
-
-  @IsUUID()
-  agent_id!: string;
-
-  @IsUUID()
-  user_id!: string;
-
-  @IsInt()
-  @Min(0)
-  seq!: number;
-
+/** Instructions a run wrote (the runtime's `instructions` line), as agents-service accepts them (PutInstructionsRequest). */
+export class RunInstructions extends TracedJob {
   @IsString()
   @MaxLength(INSTRUCTIONS_MAX_LENGTH)
   @IsWellFormedText()
@@ -217,6 +199,27 @@ export class RunInstructionsEvent extends TracedJob {
   @ValidateNested({ each: true })
   @Type(() => RestPlanStep)
   plan_steps?: RestPlanStep[];
+}
+
+/**
+ * A run wrote its agent's instructions (the runtime's `instructions` line, docs/runtime-protocol.md):
+ * agents-service makes them the agent's current instructions, unless the agent is gone or is another
+ * generation. Recorded in the transaction that records the line, so it is sent if and only if the line
+ * is recorded; `seq` is the line's event index.
+ */
+export class RunInstructionsEvent extends RunInstructions {
+  @IsUUID()
+  run_id!: string;
+
+  @IsUUID()
+  agent_id!: string;
+
+  @IsUUID()
+  user_id!: string;
+
+  @IsInt()
+  @Min(0)
+  seq!: number;
 
   /** The generation of the agent the run belongs to (null: a run accepted before generations existed). */
   @ValidateIf(nullable)
