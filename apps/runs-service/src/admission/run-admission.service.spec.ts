@@ -1,5 +1,6 @@
 import { ConfigService } from '@nestjs/config';
 import { OutboxRelay } from '@aas/platform';
+import { RunsEnv } from '../config/runs.env';
 import { FakeTransactions } from '../database/transactions.fake';
 import { Transaction } from '../database/transactions';
 import { AdmissionLimits } from './admission-limits';
@@ -55,7 +56,7 @@ describe(RunAdmission.name, () => {
     const store = new FakeAdmissionStore();
     let kicks = 0;
     const settings: Record<string, number> = { RUN_CONCURRENCY_PER_USER: perUser, RUN_CONCURRENCY_PER_AGENT: perAgent, RUN_WORKER_CONCURRENCY: 8 };
-    const config = { get: (name: string) => settings[name] } as unknown as ConfigService;
+    const config = { get: (name: string) => settings[name] } as unknown as ConfigService<RunsEnv, true>;
     const outbox = { kick: () => kicks++ } as unknown as OutboxRelay;
     const sut = new RunAdmission(store, new FakeTransactions(), outbox, config);
     return { sut, store, kicks: () => kicks };

@@ -1,6 +1,7 @@
 import { ConfigService } from '@nestjs/config';
 import { AgentContext, AgentsPatterns, EventNames } from '@aas/contracts';
 import { ServiceClient } from '@aas/platform';
+import { RunsEnv } from '../config/runs.env';
 import { runRow } from '../database/run-row.fake';
 import { RunEntity } from '../database/run.entity';
 import { AgentRuntime, RunDispatch } from './agent-runtime';
@@ -36,7 +37,7 @@ describe(RunExecutor.name, () => {
     } as unknown as ServiceClient;
     const cancels = { register: () => () => undefined, abortAll: () => undefined } as unknown as CancelSignals;
     const settings: Record<string, number> = { RUN_TIMEOUT_MS: 60_000, RUN_PAUSE_AFTER_MS: 60_000 };
-    const config = { get: (name: string) => settings[name] } as unknown as ConfigService;
+    const config = { get: (name: string) => settings[name] } as unknown as ConfigService<RunsEnv, true>;
     const sut = new RunExecutor(store, runtime, recorder, cancels, services, config);
     const events = () => store.events.map((e) => [e.index, Object.keys(e.body)[0]]);
     const saved = () => store.runs.get(run.id)!;
