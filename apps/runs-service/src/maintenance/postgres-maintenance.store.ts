@@ -9,8 +9,8 @@ import { MaintenanceStore } from './maintenance.store';
 export const PURGE_BATCH_SIZE = 10_000;
 
 /**
- * runs-service's upkeep statements (maintenance.store.ts). Deletes idempotency keys older than 24 hours, the API's and the schedules'
- * alike. The API promises a key's run for 24 hours. A schedule key
+ * runs-service's upkeep statements (maintenance.store.ts). The purge deletes idempotency keys older
+ * than 24 hours, the API's and the schedules' alike. The API promises a key's run for 24 hours. A schedule key
  * (`schedule:<agent>:<fire ms>`) only stops a fire delivered again from making a
  * second run, and a fire's job is retried for minutes (10 attempts, backoff from
  * 1 s doubling), not a day. Rows are taken with SKIP LOCKED: a purge never waits
