@@ -107,7 +107,7 @@ const persistenceSeam = (app) => ({
   },
 });
 /** The apps whose every statement is in a store. */
-const SEAMED_APPS = ['agents-service', 'scheduler-service', 'webhook-delivery'];
+const SEAMED_APPS = ['agents-service', 'runs-service', 'scheduler-service', 'webhook-delivery'];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**'] },

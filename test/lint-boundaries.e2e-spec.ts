@@ -15,7 +15,7 @@ function wallMessages(cases: Array<{ filePath: string; code: string }>): string[
 const BROKEN: Array<[string, string, string]> = [
   ['an app importing another app', 'apps/runs-service/src/acceptance/x.ts', "import { AgentsEnv } from '../../../agents-service/src/config/agents.env';"],
   ['an app re-exporting another app', 'apps/runs-service/src/x.ts', "export { ApiGatewayModule } from '../../api-gateway/src/api-gateway.module';"],
-  ['an app importing another app for its types only', 'apps/scheduler-service/src/x.ts', "import type { RunEntity } from '../../runs-service/src/runs/run.entity';"],
+  ['an app importing another app for its types only', 'apps/scheduler-service/src/x.ts', "import type { RunEntity } from '../../runs-service/src/database/run.entity';"],
   ['an app importing another app at run time', 'apps/runs-service/src/x.ts', "export const load = () => import('../../webhook-delivery/src/main');"],
   ['an app importing another app by a path from the root', 'apps/runs-service/src/x.ts', "import { AgentsEnv } from 'apps/agents-service/src/config/agents.env';"],
   ['a lib importing an app', 'libs/platform/src/x.ts', "import { RunsEnv } from '../../../apps/runs-service/src/config/runs.env';"],
@@ -29,7 +29,7 @@ const BROKEN: Array<[string, string, string]> = [
 ];
 
 const LEGAL: Array<[string, string, string]> = [
-  ['an app importing its own files and the libs', 'apps/runs-service/src/acceptance/x.ts', "import { RunEntity } from '../runs/run.entity';\nimport { OutboxRelay } from '@aas/platform';\nimport { EventNames } from '@aas/contracts';"],
+  ['an app importing its own files and the libs', 'apps/runs-service/src/acceptance/x.ts', "import { RunEntity } from '../database/run.entity';\nimport { OutboxRelay } from '@aas/platform';\nimport { EventNames } from '@aas/contracts';"],
   ['the gateway importing its own console folder', 'apps/api-gateway/src/http/x.ts', "import { serveConsole } from '../console/serve-console';"],
   ['platform importing transport and problem-details', 'libs/platform/src/x.ts', "import { DomainError } from '@aas/problem-details';\nimport { RedisStreamsClient } from '@aas/transport';"],
   ['the console importing the SDK and its own files', 'apps/console/src/x.ts', "import { createAasClient } from '@aas/sdk';\nimport { useSession } from './session';"],

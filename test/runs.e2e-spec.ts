@@ -83,7 +83,11 @@ describe('Runs through the gateway (built-in runtime)', () => {
       active_build_run_id: null,
     });
     expect(typeof agent.deployed_at).toBe('string');
-    const instructions = (await http(base, 'GET', `/v1/agents/${agentId}/instructions`, { key: KEY })).body.instructions;
+    // The run's instructions reach agents-service by event (run.instructions), as its summary does.
+    const instructions = await eventually(
+      async () => (await http(base, 'GET', `/v1/agents/${agentId}/instructions`, { key: KEY })).body.instructions,
+      (i) => i !== null,
+    );
     expect(instructions.source_id).toBe(run.run_id);
     expect(instructions.content_hash).toBe(createHash('sha256').update(instructions.content).digest('hex'));
     const history = (await http(base, 'GET', `/v1/agents/${agentId}/instructions/history`, { key: KEY })).body;

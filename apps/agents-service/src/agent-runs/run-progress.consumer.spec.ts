@@ -1,8 +1,10 @@
-import { RunProgressEvent } from '@aas/contracts';
-import { Job } from 'bullmq';
+import { RunInstructionsEvent, RunProgressEvent } from '@aas/contracts';
+import { ResourceNotFoundError } from '@aas/problem-details';
+import { Job, UnrecoverableError } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { FakeAgentStore } from '../agents/agent.store.fake';
 import { AgentRow, InMemoryDatabase } from '../database/in-memory-database.fake';
+import { InstructionsService, InstructionsWrite } from '../instructions/instructions.service';
 import { FakeAgentRunsStore } from './agent-runs.store.fake';
 import { RunProgressConsumer } from './run-progress.consumer';
 
@@ -27,7 +29,16 @@ describe(RunProgressConsumer.name, () => {
         derivedFromAgentId: null,
       });
     });
-    const sut = new RunProgressConsumer(new FakeAgentRunsStore(db));
+    /** What the consumer asks InstructionsService to write (its own tests cover the write); `refuse` makes it refuse. */
+    const writes: Array<[string, string, InstructionsWrite]> = [];
+    let refuse: Error | undefined;
+    const instructions = {
+      put: async (userId: string, agentId: string, write: InstructionsWrite) => {
+        if (refuse) throw refuse;
+        writes.push([userId, agentId, write]);
+      },
+    } as unknown as InstructionsService;
+    const sut = new RunProgressConsumer(new FakeAgentRunsStore(db), instructions);
     const agent = (): AgentRow => db.tables.agents.find((a) => a.id === agentId)!;
     const event = (fields: Partial<RunProgressEvent> = {}): RunProgressEvent => ({
       run_id: runId('run-1'),
@@ -46,7 +57,12 @@ describe(RunProgressConsumer.name, () => {
       ...fields,
     });
     const progress = (fields: Partial<RunProgressEvent> = {}) => sut.process({ name: 'run.progress', data: event(fields) } as Job<RunProgressEvent>);
-    return { agent, progress };
+    const wrote = (fields: Partial<RunInstructionsEvent> = {}) =>
+      sut.process({
+        name: 'run.instructions',
+        data: { run_id: runId('build-1'), agent_id: agentId, user_id: user.id, seq: 3, content: 'do it', agent_generation: 4, ...fields },
+      } as Job<RunInstructionsEvent>);
+    return { agent, progress, wrote, writes, userId: user.id, agentId, refuse: (error: Error) => (refuse = error) };
   }
 
   it("sets the agent's latest run summary from a run's progress", async () => {
@@ -110,5 +126,22 @@ describe(RunProgressConsumer.name, () => {
     expect(agent()).toMatchObject({ hasRuns: false, hasInstructionBuild: false, deploymentState: 'not_deployed' });
     await progress({ agent_generation: undefined, status: 'completed' });
     expect(agent()).toMatchObject({ hasRuns: true, latestRunStatus: 'completed' });
+  });
+
+  it("writes a run's instructions as the builder's, into the run's agent generation, at most once per content", async () => {
+    const { wrote, writes, userId, agentId } = await setup();
+    const plan_steps = [{ title: 't', description: 'd', tools: [], order: 0 }];
+    await wrote({ plan_steps });
+    expect(writes).toEqual([
+      [userId, agentId, { content: 'do it', planSteps: plan_steps, sourceType: 'builder', sourceId: runId('build-1'), agentGeneration: 4, unlessCurrent: true }],
+    ]);
+  });
+
+  it('fails an instructions job for good when the write is refused (the agent is gone): a retry would be refused alike', async () => {
+    const { wrote, refuse, agentId } = await setup();
+    refuse(new ResourceNotFoundError('Agent', agentId));
+    await expect(wrote()).rejects.toBeInstanceOf(UnrecoverableError);
+    refuse(new Error('connection lost'));
+    await expect(wrote()).rejects.not.toBeInstanceOf(UnrecoverableError);
   });
 });

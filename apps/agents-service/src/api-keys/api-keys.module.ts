@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { StoresModule } from '../database/stores.module';
+import { StoresModule } from '../stores.module';
 import { QuotasModule } from '../quotas/quotas.module';
 import { ApiKeysHandlers } from './api-keys.handlers';
 import { ApiKeysService } from './api-keys.service';

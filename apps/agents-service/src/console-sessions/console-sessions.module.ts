@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccessAnnouncer } from '../common/access-announcer';
-import { StoresModule } from '../database/stores.module';
+import { StoresModule } from '../stores.module';
 import { ConsoleSessionPurger } from './console-session.purger';
 import { ConsoleSessionsHandlers } from './console-sessions.handlers';
 import { ConsoleSessionsService } from './console-sessions.service';

@@ -71,13 +71,14 @@ function servicesOn(stores: Stores) {
   const registry = new FakeKeyRevocationRegistry();
   const quotas = new UserQuotas(config, stores.quotas);
   const agents = new AgentsService(stores.agents, stores.workspaces, stores.transactions, outbox, quotas, announcer);
+  const instructions = new InstructionsService(stores.instructions, stores.users, stores.transactions, agents, config);
   return {
     registry,
     agents,
     users: new UsersService(stores.users),
     keys: new ApiKeysService(stores.apiKeys, stores.transactions, registry as unknown as KeyRevocationRegistry, quotas),
     workspaces: new WorkspacesService(stores.workspaces, stores.agents, stores.transactions, outbox, quotas, announcer),
-    instructions: new InstructionsService(stores.instructions, stores.users, stores.transactions, agents, config),
+    instructions,
     /** Shows every version stored (a history limited by no quota). */
     allVersions: new InstructionsService(
       stores.instructions,
@@ -87,7 +88,7 @@ function servicesOn(stores: Stores) {
       fakeAgentsConfig({ ...SETTINGS, QUOTA_INSTRUCTION_VERSIONS_KEPT: 0 }),
     ),
     sessions: new ConsoleSessionsService(stores.sessions, stores.transactions, config, announcer),
-    progress: new RunProgressConsumer(stores.agentRuns),
+    progress: new RunProgressConsumer(stores.agentRuns, instructions),
     context: new AgentContextHandlers(stores.agentRuns),
   };
 }

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
-import { StoresModule } from '../database/stores.module';
+import { StoresModule } from '../stores.module';
 import { InstructionsHandlers } from './instructions.handlers';
 import { InstructionsService } from './instructions.service';
 
@@ -8,5 +8,6 @@ import { InstructionsService } from './instructions.service';
   imports: [StoresModule, AgentsModule],
   controllers: [InstructionsHandlers],
   providers: [InstructionsService],
+  exports: [InstructionsService],
 })
 export class InstructionsModule {}

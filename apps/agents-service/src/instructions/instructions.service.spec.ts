@@ -60,6 +60,16 @@ describe(InstructionsService.name, () => {
     });
   });
 
+  it('adds no version for a write delivered again (unlessCurrent) while it is still the current one', async () => {
+    const { put, contents } = await setup();
+    const byRun = (content: string, run: string) => put(content, { sourceType: 'builder', sourceId: run, unlessCurrent: true });
+    await byRun('a', 'run-1');
+    await byRun('a', 'run-1');
+    await byRun('a', 'run-2');
+    await put('a', { sourceType: 'builder', sourceId: 'run-2' });
+    expect(await contents()).toEqual(['a', 'a', 'a']);
+  });
+
   it('keeps the newest QUOTA_INSTRUCTION_VERSIONS_KEPT versions, deleting older ones as it writes', async () => {
     const { db, put, contents } = await setup({ QUOTA_INSTRUCTION_VERSIONS_KEPT: 3 });
     for (const content of ['v1', 'v2', 'v3', 'v4', 'v5']) await put(content);

@@ -17,6 +17,11 @@ export interface InstructionsWrite {
   planSteps?: RestPlanStep[];
   /** A build run's write: only into the generation of the agent the run belongs to. */
   agentGeneration?: number;
+  /**
+   * A write delivered by event (at least once): nothing is added when the agent's current
+   * instructions are already this content from this source, so a redelivery adds no second version.
+   */
+  unlessCurrent?: boolean;
 }
 
 @Injectable()
@@ -51,12 +56,14 @@ export class InstructionsService {
       if (write.agentGeneration !== undefined && Number(agent.seq) !== write.agentGeneration) {
         throw new ResourceNotFoundError('Agent', agentId);
       }
+      const contentHash = createHash('sha256').update(write.content, 'utf8').digest('hex');
+      if (write.unlessCurrent && (await this.isCurrent(agent.id, write, contentHash))) return;
       const version = await this.instructions.addVersion(tx, {
         agentId: agent.id,
         content: write.content,
         sourceType: write.sourceType ?? 'api',
         sourceId: write.sourceId ?? '',
-        contentHash: createHash('sha256').update(write.content, 'utf8').digest('hex'),
+        contentHash,
         planSteps: write.planSteps ?? null,
         createdAt: new Date(),
       });
@@ -76,6 +83,12 @@ export class InstructionsService {
     const take = kept === 0 ? limit || undefined : Math.min(limit || kept, kept);
     const versions = await this.instructions.versions(agent.id, take);
     return versions.map(toInstructionVersion);
+  }
+
+  /** Read with the agent locked: a write of the agent that committed before is seen, none is under way. */
+  private async isCurrent(agentId: string, write: InstructionsWrite, contentHash: string): Promise<boolean> {
+    const current = await this.instructions.current(agentId);
+    return current !== null && current.contentHash === contentHash && current.sourceId === (write.sourceId ?? '') && current.sourceType === (write.sourceType ?? 'api');
   }
 
   /** QUOTA_INSTRUCTIONS_BYTES: the content as UTF-8 plus plan_steps as JSON, as they are stored. */

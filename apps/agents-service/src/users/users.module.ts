@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { StoresModule } from '../database/stores.module';
+import { StoresModule } from '../stores.module';
 import { IdentityHandlers } from './identity.handlers';
 import { UsersService } from './users.service';
 

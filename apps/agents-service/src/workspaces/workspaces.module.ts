@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccessAnnouncer } from '../common/access-announcer';
-import { StoresModule } from '../database/stores.module';
+import { StoresModule } from '../stores.module';
 import { QuotasModule } from '../quotas/quotas.module';
 import { WorkspacesHandlers } from './workspaces.handlers';
 import { WorkspacesService } from './workspaces.service';

@@ -16,7 +16,7 @@ import {
   MoveAgentRequest,
   SuccessResponse,
 } from '@aas/contracts';
-import { CallerId, RequestId } from '../auth/caller';
+import { CallerId, RequestId } from '../caller/caller';
 import { RelaysJson } from '../http/relays-json';
 import { ApiProblems } from '../openapi/api-problems.decorator';
 import { JsonBody, ServiceClient } from '@aas/platform';

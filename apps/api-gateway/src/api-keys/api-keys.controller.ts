@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AgentsPatterns, ApiKeyList, CreateApiKeyRequest, CreatedApiKey, RevokeApiKeyResponse } from '@aas/contracts';
-import { CallerId, RequestId } from '../auth/caller';
+import { CallerId, RequestId } from '../caller/caller';
 import { ApiProblems } from '../openapi/api-problems.decorator';
 import { ServiceClient } from '@aas/platform';
 

@@ -14,7 +14,7 @@ import Redis from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import { GatewayEnv } from '../config/gateway.env';
 import { ServiceClient } from '@aas/platform';
-import { AuthenticatedCaller } from './caller';
+import { AuthenticatedCaller } from '../caller/caller';
 import { RevocationStamp, RevocationState } from './revocation-state';
 
 const INVALID_KEY = 'The API key is invalid or has been revoked';

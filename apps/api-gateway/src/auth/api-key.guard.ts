@@ -6,7 +6,7 @@ import type { FastifyReply } from 'fastify';
 import { RequestRateLimits } from '../rate-limit/request-rate-limits';
 import { ConsoleSessionAuthenticator } from '../console-auth/console-session-authenticator';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
-import { AuthenticatedRequest } from './caller';
+import { AuthenticatedRequest } from '../caller/caller';
 import { RevocationState } from './revocation-state';
 
 /**

@@ -3,7 +3,7 @@ import { AgentsPatterns, CSRF_HEADER, ConsoleSession, csrfTokenMatches, hashToke
 import { ServiceClient } from '@aas/platform';
 import { ForbiddenError, UnauthorizedError } from '@aas/problem-details';
 import type { FastifyRequest } from 'fastify';
-import { AuthenticatedCaller } from '../auth/caller';
+import { AuthenticatedCaller } from '../caller/caller';
 import { assertSameOrigin } from './same-origin';
 import { sessionTokenOf } from './session-cookie';
 

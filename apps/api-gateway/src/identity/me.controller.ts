@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AgentsPatterns, MeResponse } from '@aas/contracts';
-import { CallerId, RequestId } from '../auth/caller';
+import { CallerId, RequestId } from '../caller/caller';
 import { ApiProblems } from '../openapi/api-problems.decorator';
 import { ServiceClient } from '@aas/platform';
 

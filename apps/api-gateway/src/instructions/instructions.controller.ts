@@ -8,7 +8,7 @@ import {
   PutInstructionsRequest,
   SuccessResponse,
 } from '@aas/contracts';
-import { CallerId, RequestId } from '../auth/caller';
+import { CallerId, RequestId } from '../caller/caller';
 import { ApiProblems } from '../openapi/api-problems.decorator';
 import { ServiceClient } from '@aas/platform';
 

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply } from 'fastify';
-import { AuthenticatedRequest } from '../auth/caller';
+import { AuthenticatedRequest } from '../caller/caller';
 import { NO_ADDRESS_LIMIT } from './no-address-limit.decorator';
 import { RequestRateLimits } from './request-rate-limits';
 

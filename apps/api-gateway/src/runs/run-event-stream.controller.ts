@@ -3,7 +3,7 @@ import { ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags 
 import { hashApiKey, hashToken } from '@aas/contracts';
 import type { FastifyReply } from 'fastify';
 import { REQUEST_ID_HEADER } from '@aas/platform';
-import { AuthenticatedRequest, CallerId, RequestId } from '../auth/caller';
+import { AuthenticatedRequest, CallerId, RequestId } from '../caller/caller';
 import { sessionTokenOf } from '../console-auth/session-cookie';
 import { ApiProblems } from '../openapi/api-problems.decorator';
 import { StreamOwner } from './streams/live-stream';

@@ -20,7 +20,7 @@ import {
   SuccessResponse,
 } from '@aas/contracts';
 import { JsonBody, ServiceClient } from '@aas/platform';
-import { CallerId, RequestId } from '../auth/caller';
+import { CallerId, RequestId } from '../caller/caller';
 import { RelaysJson } from '../http/relays-json';
 import { ApiProblems } from '../openapi/api-problems.decorator';
 

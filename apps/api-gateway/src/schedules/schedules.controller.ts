@@ -12,7 +12,7 @@ import {
   SuccessResponse,
 } from '@aas/contracts';
 import { ServiceClient } from '@aas/platform';
-import { CallerId, RequestId } from '../auth/caller';
+import { CallerId, RequestId } from '../caller/caller';
 import { ApiProblems } from '../openapi/api-problems.decorator';
 
 @ApiTags('Schedules')

@@ -13,7 +13,7 @@ import {
 } from '@aas/contracts';
 import { ServiceClient } from '@aas/platform';
 import type { FastifyRequest } from 'fastify';
-import { CallerId, RequestId } from '../auth/caller';
+import { CallerId, RequestId } from '../caller/caller';
 import { GatewayEnv } from '../config/gateway.env';
 import { ApiProblems } from '../openapi/api-problems.decorator';
 import { publicHookUrl } from './public-hook-url';

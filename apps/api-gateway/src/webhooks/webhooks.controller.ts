@@ -20,7 +20,7 @@ import {
   WebhooksPatterns,
 } from '@aas/contracts';
 import { ServiceClient } from '@aas/platform';
-import { CallerId, RequestId } from '../auth/caller';
+import { CallerId, RequestId } from '../caller/caller';
 import { ApiProblems } from '../openapi/api-problems.decorator';
 
 @ApiTags('Webhooks')

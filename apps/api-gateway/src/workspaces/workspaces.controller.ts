@@ -10,7 +10,7 @@ import {
   WorkspaceListResponse,
   WorkspaceResponse,
 } from '@aas/contracts';
-import { CallerId, RequestId } from '../auth/caller';
+import { CallerId, RequestId } from '../caller/caller';
 import { ApiProblems } from '../openapi/api-problems.decorator';
 import { ServiceClient } from '@aas/platform';
 

@@ -1,4 +1,4 @@
-import { RunEntity } from '../runs/run.entity';
+import { RunEntity } from '../database/run.entity';
 import { RunTrigger } from './run-trigger';
 
 export interface NewRunFields {

@@ -2,73 +2,17 @@ import { AgentStartContext } from '@aas/contracts';
 import { OutboxRelay, ServiceClient } from '@aas/platform';
 import { ConflictError, ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
 import { CancelSignals } from '../execution/cancel-signals';
-import { RunEntity } from '../runs/run.entity';
 import { RunAcceptance } from './run-acceptance.service';
-import { AcceptanceTransaction, ClaimedKey, RunAcceptanceStore, scheduledForKey } from './run-acceptance.store';
+import { FakeRunAcceptanceStore } from './run-acceptance.store.fake';
 import { RunStartRequest } from './run-start-request';
 
 const USER = '0b6c1d8e-2f5a-4c3b-9d7e-1a2b3c4d5e6f';
 const DEPLOYED = '11111111-1111-4111-8111-111111111111';
 const UNDEPLOYED = '22222222-2222-4222-8222-222222222222';
 
-/** An in-memory stand-in for the acceptance tables: keys, counters, stored runs. */
-class FakeAcceptanceTables {
-  readonly keys = new Map<string, ClaimedKey>();
-  readonly counters = new Map<string, number>();
-  readonly runs: RunEntity[] = [];
-  /** The generation held per agent id (agent-generations.ts): a newer claim takes it over, an older one is refused. */
-  readonly generations = new Map<string, number>();
-
-  transaction<T>(work: (tx: AcceptanceTransaction) => Promise<T>): Promise<T> {
-    const tx = {
-      claimKeys: async (_users: string[], claims: ClaimedKey[]) => {
-        const earlier = new Map<string, ClaimedKey>();
-        for (const claim of claims) {
-          const taken = this.keys.get(claim.key);
-          if (taken) earlier.set(claim.key, taken);
-          else this.keys.set(claim.key, claim);
-        }
-        return earlier;
-      },
-      takeRunNumbers: async (counts: Map<string, number>) => {
-        const first = new Map<string, number>();
-        for (const [agent, n] of counts) {
-          const last = (this.counters.get(agent) ?? 0) + n;
-          this.counters.set(agent, last);
-          first.set(agent, last - n + 1);
-        }
-        return first;
-      },
-      insertWaiting: async (runs: RunEntity[]) => void this.runs.push(...runs),
-      // No limits here (admission/ has its own tests): every waiting run is admitted.
-      admitWaiting: async (userIds: string[]) => {
-        const waiting = this.runs.filter((r) => userIds.includes(r.userId) && r.admittedAt === null);
-        for (const run of waiting) run.admittedAt = new Date();
-        return waiting.length;
-      },
-      claimGenerations: async (claims: Array<{ agentId: string; generation: number }>) => {
-        const refused = new Set<string>();
-        for (const claim of claims) {
-          const held = this.generations.get(claim.agentId) ?? 0;
-          if (held > claim.generation) refused.add(claim.agentId);
-          else this.generations.set(claim.agentId, claim.generation);
-        }
-        return { refused, stopped: [] };
-      },
-      findScheduledRuns: async (pairs: Array<{ agentId: string; dueAt: Date }>) =>
-        new Map(
-          this.runs
-            .filter((r) => r.scheduledFor && pairs.some((p) => p.agentId === r.agentId && p.dueAt.getTime() === r.scheduledFor!.getTime()))
-            .map((r) => [scheduledForKey(r.agentId, r.scheduledFor!), r.id]),
-        ),
-    } as unknown as AcceptanceTransaction;
-    return work(tx);
-  }
-}
-
 describe(RunAcceptance.name, () => {
   function setup() {
-    const tables = new FakeAcceptanceTables();
+    const tables = new FakeRunAcceptanceStore();
     const agents: AgentStartContext[] = [
       { agent_id: DEPLOYED, generation: 7, user_id: USER, user_email: 'a@example.test', deployment_state: 'deployed' },
       { agent_id: UNDEPLOYED, generation: 8, user_id: USER, user_email: 'a@example.test', deployment_state: 'not_deployed' },
@@ -83,7 +27,7 @@ describe(RunAcceptance.name, () => {
     let kicks = 0;
     const outbox = { kick: () => kicks++ } as unknown as OutboxRelay;
     const cancels = { signal: async () => undefined } as unknown as CancelSignals;
-    const sut = new RunAcceptance(tables as unknown as RunAcceptanceStore, services, outbox, cancels);
+    const sut = new RunAcceptance(tables, services, outbox, cancels);
     return { sut, tables, kicks: () => kicks };
   }
 

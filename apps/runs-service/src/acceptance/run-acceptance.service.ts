@@ -42,7 +42,7 @@ export class RunAcceptance {
     const agents = this.agentsOf(requests);
     const [, { outcomes, queued, stopped }] = await Promise.all([
       agents,
-      this.store.transaction((tx) => this.acceptIn(tx, requests, agents)),
+      this.store.inTransaction((tx) => this.acceptIn(tx, requests, agents)),
     ]);
     if (queued > 0) this.outbox.kick();
     // Unfinished runs of a deleted agent whose id a new agent took: their workers stop.

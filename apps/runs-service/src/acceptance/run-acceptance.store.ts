@@ -1,10 +1,5 @@
-import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { RunAdmission } from '../admission/run-admission.service';
-import { ClaimOutcome, GenerationClaim, claimAgentGenerations } from '../runs/agent-generations';
-import { RunEntity } from '../runs/run.entity';
-import { RUN_ACCEPTANCE } from './run-acceptance-database';
+import { ClaimOutcome, GenerationClaim } from '../database/agent-generations';
+import { RunEntity } from '../database/run.entity';
 
 /** A key's run, taken now or by an earlier request. */
 export interface ClaimedKey {
@@ -13,102 +8,35 @@ export interface ClaimedKey {
   runId: string;
 }
 
-/** Transactions of accepting runs, on the acceptance connections (run-acceptance-database.ts). */
-@Injectable()
-export class RunAcceptanceStore {
-  constructor(
-    @InjectDataSource(RUN_ACCEPTANCE) private readonly dataSource: DataSource,
-    private readonly admission: RunAdmission,
-  ) {}
-
-  transaction<T>(work: (tx: AcceptanceTransaction) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction((manager) => work(new AcceptanceTransaction(manager, this.admission)));
-  }
-}
-
-/** The statements of accepting runs, inside one transaction. */
-export class AcceptanceTransaction {
-  constructor(
-    private readonly manager: EntityManager,
-    private readonly admission: RunAdmission,
-  ) {}
-
+/** The statements of accepting runs, inside one transaction (postgres-run-acceptance.store.ts). */
+export interface AcceptanceTransaction {
   /**
-   * Takes each key for its run, in key order so that two transactions holding the
-   * same keys wait for each other rather than deadlock. A key older than 24 hours
-   * is free again even before the purge has removed it. Answers the earlier run of
+   * Takes each key for its run (a key older than 24 hours is free again); answers the earlier run of
    * each key that was taken before.
    */
-  async claimKeys(userIds: string[], claims: ClaimedKey[]): Promise<Map<string, ClaimedKey>> {
-    if (claims.length === 0) return new Map();
-    const order = claims.map((_, i) => i).sort((a, b) => (claims[a].key < claims[b].key ? -1 : claims[a].key > claims[b].key ? 1 : 0));
-    const users = order.map((i) => userIds[i]);
-    const keys = order.map((i) => claims[i].key);
-    await this.manager.query(
-      `DELETE FROM run_idempotency_keys
-        WHERE (user_id, key) IN (SELECT * FROM unnest($1::uuid[], $2::text[])) AND created_at < now() - interval '24 hours'`,
-      [users, keys],
-    );
-    const claimed: { key: string }[] = await this.manager.query(
-      `INSERT INTO run_idempotency_keys (user_id, key, agent_id, run_id)
-       SELECT * FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::uuid[])
-       ON CONFLICT (user_id, key) DO NOTHING RETURNING key`,
-      [users, keys, order.map((i) => claims[i].agentId), order.map((i) => claims[i].runId)],
-    );
-    const taken = new Set(claimed.map((row) => row.key));
-    const retried = order.filter((i) => !taken.has(claims[i].key));
-    if (retried.length === 0) return new Map();
-    const rows: Array<{ key: string; agent_id: string; run_id: string }> = await this.manager.query(
-      `SELECT key, agent_id, run_id FROM run_idempotency_keys WHERE (user_id, key) IN (SELECT * FROM unnest($1::uuid[], $2::text[]))`,
-      [retried.map((i) => userIds[i]), retried.map((i) => claims[i].key)],
-    );
-    return new Map(rows.map((row) => [row.key, { key: row.key, agentId: row.agent_id, runId: row.run_id }]));
-  }
-
-  /** Each agent generation takes its id over (deleting an older one's runs), or is refused: runs/agent-generations.ts. */
-  claimGenerations(claims: GenerationClaim[]): Promise<ClaimOutcome> {
-    return claimAgentGenerations(this.manager, claims);
-  }
-
+  claimKeys(userIds: string[], claims: ClaimedKey[]): Promise<Map<string, ClaimedKey>>;
+  /** Each agent generation takes its id over (deleting an older one's runs), or is refused: database/agent-generations.ts. */
+  claimGenerations(claims: GenerationClaim[]): Promise<ClaimOutcome>;
   /** The runs already made for these (agent, fire time) pairs, by `scheduledForKey`. */
-  async findScheduledRuns(pairs: Array<{ agentId: string; dueAt: Date }>): Promise<Map<string, string>> {
-    if (pairs.length === 0) return new Map();
-    const rows: Array<{ id: string; agent_id: string; scheduled_for: Date }> = await this.manager.query(
-      `SELECT id, agent_id, scheduled_for FROM runs
-        WHERE scheduled_for IS NOT NULL AND (agent_id, scheduled_for) IN (SELECT * FROM unnest($1::uuid[], $2::timestamptz[]))`,
-      [pairs.map((p) => p.agentId), pairs.map((p) => p.dueAt.toISOString())],
-    );
-    return new Map(rows.map((row) => [scheduledForKey(row.agent_id, row.scheduled_for), row.id]));
-  }
-
+  findScheduledRuns(pairs: Array<{ agentId: string; dueAt: Date }>): Promise<Map<string, string>>;
   /** The next `count` run numbers of each agent: the first number of each agent's block. */
-  async takeRunNumbers(counts: Map<string, number>): Promise<Map<string, number>> {
-    if (counts.size === 0) return new Map();
-    // Agent order, for the same reason as the keys: counter rows are locked until commit.
-    const agentIds = [...counts.keys()].sort();
-    const rows: Array<{ agent_id: string; last_run_number: number }> = await this.manager.query(
-      `INSERT INTO agent_run_counters (agent_id, last_run_number)
-       SELECT * FROM unnest($1::uuid[], $2::int[])
-       ON CONFLICT (agent_id) DO UPDATE SET last_run_number = agent_run_counters.last_run_number + EXCLUDED.last_run_number
-       RETURNING agent_id, last_run_number`,
-      [agentIds, agentIds.map((id) => counts.get(id)!)],
-    );
-    return new Map(rows.map((row) => [row.agent_id, row.last_run_number - counts.get(row.agent_id)! + 1]));
-  }
-
+  takeRunNumbers(counts: Map<string, number>): Promise<Map<string, number>>;
   /** Stores the runs, waiting for admission. */
-  async insertWaiting(runs: RunEntity[]): Promise<void> {
-    if (runs.length === 0) return;
-    await this.manager.createQueryBuilder().insert().into(RunEntity).values(runs).updateEntity(false).execute();
-  }
-
+  insertWaiting(runs: RunEntity[]): Promise<void>;
   /**
    * Admits the users' waiting runs that fit under the limits, these new ones included, and queues
    * each for a worker (through the outbox, published if and only if this commits). Answers how many.
    */
-  async admitWaiting(userIds: string[]): Promise<number> {
-    return (await this.admission.admitIn(this.manager, userIds)).length;
-  }
+  admitWaiting(userIds: string[]): Promise<number>;
+}
+
+/**
+ * Transactions of accepting runs; an abstract class, so that it is the injection token and a fake
+ * (run-acceptance.store.fake.ts) can stand in for it.
+ */
+export abstract class RunAcceptanceStore {
+  /** Runs `work` in one transaction on the acceptance connections: committed when it resolves, rolled back when it throws. */
+  abstract inTransaction<T>(work: (tx: AcceptanceTransaction) => Promise<T>): Promise<T>;
 }
 
 export function scheduledForKey(agentId: string, dueAt: Date): string {

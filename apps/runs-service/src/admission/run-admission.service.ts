@@ -1,11 +1,10 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { OutboxRelay } from '@aas/platform';
-import { DataSource, EntityManager } from 'typeorm';
+import { OutboxRelay, Transaction, Transactions } from '@aas/platform';
 import { RunsEnv } from '../config/runs.env';
 import { AdmissionLimits, admissionLimits, perUserLimitReachesCapacity } from './admission-limits';
-import { AdmissionLockMode, AdmittedRun, admitWaitingRuns, usersToAdmit } from './admit-waiting-runs';
+import { AdmissionLockMode, AdmissionStore } from './admission.store';
+import { AdmittedRun, admitUser } from './admit-user';
 
 /** How often every replica looks for waiting runs that fit: the safety net under the signals. */
 export const ADMISSION_SWEEP_MS = 1000;
@@ -29,7 +28,8 @@ export class RunAdmission implements OnApplicationBootstrap, BeforeApplicationSh
   private stopped = false;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly store: AdmissionStore,
+    private readonly transactions: Transactions,
     private readonly outbox: OutboxRelay,
     config: ConfigService<RunsEnv, true>,
   ) {
@@ -61,9 +61,9 @@ export class RunAdmission implements OnApplicationBootstrap, BeforeApplicationSh
    * Inside the transaction that accepted runs of these users: admits what fits, the new runs
    * included. Users are locked in id order, so two batches of the same users never deadlock.
    */
-  async admitIn(manager: EntityManager, userIds: string[]): Promise<AdmittedRun[]> {
+  async admitIn(tx: Transaction, userIds: string[]): Promise<AdmittedRun[]> {
     const admitted: AdmittedRun[] = [];
-    for (const userId of [...new Set(userIds)].sort()) admitted.push(...(await admitWaitingRuns(manager, userId, this.limits))!);
+    for (const userId of [...new Set(userIds)].sort()) admitted.push(...(await admitUser(this.store, tx, userId, this.limits))!);
     return admitted;
   }
 
@@ -91,7 +91,7 @@ export class RunAdmission implements OnApplicationBootstrap, BeforeApplicationSh
   private sweep(): void {
     if (this.stopped || this.sweeping) return;
     this.sweeping = (async () => {
-      for (const userId of await usersToAdmit(this.dataSource.manager, this.limits)) {
+      for (const userId of await this.store.usersToAdmit(this.limits)) {
         if (this.stopped) return;
         if (!this.admitting.has(userId)) await this.admit(userId, 'skip-if-busy');
       }
@@ -101,7 +101,7 @@ export class RunAdmission implements OnApplicationBootstrap, BeforeApplicationSh
   }
 
   private async admit(userId: string, lockMode: AdmissionLockMode): Promise<void> {
-    const admitted = await this.dataSource.transaction((manager) => admitWaitingRuns(manager, userId, this.limits, lockMode));
+    const admitted = await this.transactions.run((tx) => admitUser(this.store, tx, userId, this.limits, lockMode));
     if (admitted && admitted.length > 0) this.outbox.kick();
   }
 }

@@ -1,6 +1,6 @@
 import { OutboxEventEntity, OutboxRequestId1763910000000, SchemaDefinition } from '@aas/platform';
-import { RunEventEntity } from '../runs/run-event.entity';
-import { RunEntity } from '../runs/run.entity';
+import { RunEventEntity } from './run-event.entity';
+import { RunEntity } from './run.entity';
 import { CreateRuns1763870000000 } from './migrations/1763870000000-create-runs';
 import { CreateIdempotencyKeys1763880000000 } from './migrations/1763880000000-create-idempotency-keys';
 import { RunListIndexesAndCounts1763920000000 } from './migrations/1763920000000-run-list-indexes-and-counts';

@@ -8,10 +8,14 @@ import { AGENT_RUNTIME, AgentRuntime } from './agent-runtime';
 import { BuiltinRuntime } from './builtin-runtime';
 import { CancelSignals } from './cancel-signals';
 import { HttpRuntime } from './http-runtime';
+import { PostgresRunMetricsStore } from './postgres-run-metrics.store';
+import { PostgresRunRecordStore } from './postgres-run-record.store';
 import { RunExecutionProcessor } from './run-execution.processor';
 import { RunEventChannel } from './run-event-channel';
 import { RunExecutor } from './run-executor';
 import { RunMetrics } from './run-metrics';
+import { RunMetricsStore } from './run-metrics.store';
+import { RunRecordStore } from './run-record.store';
 import { RunRecorder } from './run-recorder';
 
 @Module({
@@ -27,6 +31,8 @@ import { RunRecorder } from './run-recorder';
           : new BuiltinRuntime(config.get('BUILTIN_RUNTIME_STEP_MS', { infer: true }));
       },
     },
+    { provide: RunRecordStore, useClass: PostgresRunRecordStore },
+    { provide: RunMetricsStore, useClass: PostgresRunMetricsStore },
     CancelSignals,
     RunMetrics,
     RunRecorder,

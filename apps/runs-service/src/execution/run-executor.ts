@@ -1,27 +1,30 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { AgentContext, AgentsPatterns } from '@aas/contracts';
 import { ServiceClient } from '@aas/platform';
-import { DataSource } from 'typeorm';
 import { RunsEnv } from '../config/runs.env';
-import { RunEntity } from '../runs/run.entity';
+import { RunEntity } from '../database/run.entity';
 import { AGENT_RUNTIME, AgentRuntime, RunDispatch, RuntimeFailure } from './agent-runtime';
 import { CancelSignals } from './cancel-signals';
-import { RecordResult, RunRecorder } from './run-recorder';
+import { RunRecordStore } from './run-record.store';
+import { RunRecorder } from './run-recorder';
 import { fail, pause, start, transitionFor } from './run-transition';
 import { RuntimeLine } from './runtime-line';
 
 const TIMED_OUT = 'timeout';
 const SHUT_DOWN = 'shutdown';
 
-/** Executes one run through the agent runtime protocol, from event 0 to a final state. */
+/**
+ * Executes one run through the agent runtime protocol, from event 0 to a final state. agents-service is
+ * only read here (the agent's context, by request); what a run changes of its agent (its instructions,
+ * its summary) goes by event, recorded with the line (RunRecorder).
+ */
 @Injectable()
 export class RunExecutor {
   private readonly logger = new Logger(RunExecutor.name);
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly runs: RunRecordStore,
     @Inject(AGENT_RUNTIME) private readonly runtime: AgentRuntime,
     private readonly recorder: RunRecorder,
     private readonly cancels: CancelSignals,
@@ -30,7 +33,7 @@ export class RunExecutor {
   ) {}
 
   async execute(runId: string): Promise<void> {
-    const run = await this.dataSource.manager.findOneBy(RunEntity, { id: runId });
+    const run = await this.runs.find(runId);
     if (!run || run.isFinished) return;
     if (Number(run.eventCount) > 0) {
       // Its worker died or lost its database mid-run: the runtime's side effects cannot be replayed safely, so it ends in error.
@@ -78,7 +81,7 @@ export class RunExecutor {
     try {
       for await (const line of this.runtime.execute(dispatch, controller.signal)) {
         pauseTimer.onLine(line);
-        if ((await this.recordLine(run, line)) !== 'recorded') return;
+        if ((await this.recorder.apply(run.id, (state) => transitionFor(state, line))) !== 'recorded') return;
       }
       await this.recorder.apply(run.id, (state) => fail(state, 'the runtime closed the stream without a terminal line'));
     } catch (error) {
@@ -89,22 +92,6 @@ export class RunExecutor {
       unregister();
       controller.abort('done');
     }
-  }
-
-  private async recordLine(run: RunEntity, line: RuntimeLine): Promise<RecordResult> {
-    const result = await this.recorder.apply(run.id, (state) => transitionFor(state, line));
-    if (result !== 'ignored' && line.type === 'instructions' && typeof line.content === 'string') {
-      await this.services.request(AgentsPatterns.PutInstructions, {
-        user_id: run.userId,
-        agent_id: run.agentId,
-        content: line.content,
-        ...(Array.isArray(line.plan_steps) ? { plan_steps: line.plan_steps } : {}),
-        source_type: 'builder',
-        source_id: run.id,
-        ...(run.agentGeneration === null ? {} : { agent_generation: Number(run.agentGeneration) }),
-      });
-    }
-    return result;
   }
 
   private async recordFailure(runId: string, signal: AbortSignal, error: unknown): Promise<void> {

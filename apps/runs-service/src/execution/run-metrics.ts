@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { METRIC_PREFIX } from '@aas/platform';
 import { Counter, Gauge, Registry } from 'prom-client';
-import { DataSource } from 'typeorm';
+import { RunMetricsStore } from './run-metrics.store';
 
 /**
  * Runs by status: the unfinished ones counted in PostgreSQL at scrape time (a
@@ -13,7 +12,7 @@ import { DataSource } from 'typeorm';
 export class RunMetrics {
   private readonly finishedRuns: Counter<'status'>;
 
-  constructor(@InjectDataSource() dataSource: DataSource, registry: Registry) {
+  constructor(store: RunMetricsStore, registry: Registry) {
     this.finishedRuns = new Counter({
       name: `${METRIC_PREFIX}runs_finished_total`,
       help: 'Runs this process brought to a final state, by that status',
@@ -27,10 +26,7 @@ export class RunMetrics {
       registers: [registry],
       async collect() {
         this.reset();
-        const rows: { status: string; count: string }[] = await dataSource.query(
-          'SELECT status, count(*) AS count FROM runs WHERE NOT is_finished GROUP BY status',
-        );
-        for (const row of rows) this.set({ status: row.status }, Number(row.count));
+        for (const row of await store.unfinishedByStatus()) this.set({ status: row.status }, row.count);
       },
     });
     new Gauge({
@@ -38,8 +34,7 @@ export class RunMetrics {
       help: 'Runs accepted and waiting for room under their user and agent limits of executing runs (the same on every replica)',
       registers: [registry],
       async collect() {
-        const [row]: { count: string }[] = await dataSource.query('SELECT count(*) AS count FROM runs WHERE admitted_at IS NULL AND NOT is_finished');
-        this.set(Number(row.count));
+        this.set(await store.waitingAdmission());
       },
     });
   }

@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { EventNames, RunEventItem, RunLifecycleEvent, RunProgressEvent } from '@aas/contracts';
-import { OutboxRelay, recordEvent } from '@aas/platform';
-import { DataSource, EntityManager } from 'typeorm';
+import { EventNames, RunEventItem, RunInstructionsEvent, RunLifecycleEvent, RunProgressEvent } from '@aas/contracts';
+import { OutboxRelay } from '@aas/platform';
 import { RunAdmission } from '../admission/run-admission.service';
-import { RunEntity } from '../runs/run.entity';
+import { RunEntity } from '../database/run.entity';
 import { RunEventChannel } from './run-event-channel';
 import { RunMetrics } from './run-metrics';
+import { OutboxWrite, RunChange, RunRecordStore } from './run-record.store';
 import { RunState, RunTransition } from './run-transition';
 
 /** `ignored`: the run was already finished; `finished`: this change finished it; `recorded`: it runs on. */
@@ -14,13 +13,13 @@ export type RecordResult = 'ignored' | 'recorded' | 'finished';
 
 /**
  * Records run events and state changes, each with its lifecycle and progress
- * events, in one transaction on the locked run row. Once a run is finished
- * nothing more is recorded: lines that arrive after a cancel are ignored.
+ * events, in one transaction on the locked run row (RunRecordStore). Once a run is
+ * finished nothing more is recorded: lines that arrive after a cancel are ignored.
  */
 @Injectable()
 export class RunRecorder {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly store: RunRecordStore,
     private readonly outbox: OutboxRelay,
     private readonly metrics: RunMetrics,
     private readonly channel: RunEventChannel,
@@ -28,59 +27,53 @@ export class RunRecorder {
   ) {}
 
   async apply(runId: string, makeTransition: (state: RunState) => RunTransition): Promise<RecordResult> {
-    const result = await this.dataSource.transaction(async (manager) => {
-      const run = await manager.findOne(RunEntity, { where: { id: runId }, lock: { mode: 'pessimistic_write' } });
-      if (!run || run.isFinished) return { result: 'ignored' as const, status: undefined, item: undefined, userId: undefined };
-      const transition = makeTransition(stateOf(run));
-      const item = await this.write(manager, run, transition);
-      return { result: run.isFinished ? ('finished' as const) : ('recorded' as const), status: run.status, item, userId: run.userId };
-    });
-    if (result.item) this.channel.recorded(runId, result.item, result.result === 'finished');
-    if (result.result !== 'ignored') this.outbox.kick();
-    if (result.result === 'finished') {
-      this.metrics.finished(result.status!);
-      // The run no longer counts towards its user's and agent's limits: the next waiting one may go.
-      this.admission.kick(result.userId!);
-    }
-    return result.result;
+    const change = await this.store.change(runId, (run) =>
+      !run || run.isFinished ? undefined : changeFor(run, makeTransition(stateOf(run)), new Date()),
+    );
+    if (!change) return 'ignored';
+    const { run, event } = change;
+    const item: RunEventItem = { event_index: event.index, recorded_at: event.at.toISOString(), event: event.body };
+    this.channel.recorded(runId, item, run.isFinished);
+    this.outbox.kick();
+    if (!run.isFinished) return 'recorded';
+    this.metrics.finished(run.status);
+    // The run no longer counts towards its user's and agent's limits: the next waiting one may go.
+    this.admission.kick(run.userId);
+    return 'finished';
   }
+}
 
-  /** Answers the event as the API shows it, to be pushed to live streams once committed. */
-  private async write(manager: EntityManager, run: RunEntity, t: RunTransition): Promise<RunEventItem> {
-    const now = new Date();
-    const index = Number(run.eventCount);
-    const eventJson = JSON.stringify(t.event);
-    await manager.query('INSERT INTO run_events (run_id, event_index, recorded_at, event) VALUES ($1, $2, $3, $4::jsonb)', [
-      run.id,
-      index,
-      now,
-      eventJson,
-    ]);
-    const bytes = Buffer.byteLength(eventJson, 'utf8');
-    const before = stateOf(run);
-    Object.assign(run, {
-      status: t.next.status,
-      isFinished: t.next.isFinished,
-      isPaused: t.next.isPaused,
-      hasPendingInput: t.next.hasPendingInput,
-      eventCount: String(index + 1),
-      eventBytes: String(Number(run.eventBytes) + bytes),
-      stepCount: String(Number(run.stepCount) + t.stepDelta),
-      lastEventAt: now,
-      outcome: t.outcome ?? run.outcome,
-      summary: t.summary ?? run.summary,
-      wroteInstructions: run.wroteInstructions || t.instructions !== undefined,
-      finishedAt: t.next.isFinished && !before.isFinished ? now : run.finishedAt,
-    });
-    await manager.save(run);
-    if (t.lifecycle) await recordEvent(manager, t.lifecycle, lifecycleEvent(run, t, now));
-    const agentVisible =
-      t.lifecycle || t.chatMessage !== undefined || t.instructions !== undefined || before.hasPendingInput !== t.next.hasPendingInput;
-    if (agentVisible || index === 0) {
-      await recordEvent(manager, EventNames.RunProgress, progressEvent(run, index, t, now));
-    }
-    return { event_index: index, recorded_at: now.toISOString(), event: t.event };
-  }
+/**
+ * What recording `t` on `run` writes: the event at the run's next index, the run's columns after it,
+ * its lifecycle event, a progress event when agents-service shows the change (and for event 0), and
+ * the instructions the run wrote, for agents-service to store.
+ */
+export function changeFor(run: RunEntity, t: RunTransition, now: Date): RunChange {
+  const index = Number(run.eventCount);
+  const bytes = Buffer.byteLength(JSON.stringify(t.event), 'utf8');
+  const before = stateOf(run);
+  const after: RunEntity = {
+    ...run,
+    status: t.next.status,
+    isFinished: t.next.isFinished,
+    isPaused: t.next.isPaused,
+    hasPendingInput: t.next.hasPendingInput,
+    eventCount: String(index + 1),
+    eventBytes: String(Number(run.eventBytes) + bytes),
+    stepCount: String(Number(run.stepCount) + t.stepDelta),
+    lastEventAt: now,
+    outcome: t.outcome ?? run.outcome,
+    summary: t.summary ?? run.summary,
+    wroteInstructions: run.wroteInstructions || t.instructions !== undefined,
+    finishedAt: t.next.isFinished && !before.isFinished ? now : run.finishedAt,
+  };
+  const outbox: OutboxWrite[] = [];
+  if (t.lifecycle) outbox.push({ event: t.lifecycle, payload: lifecycleEvent(after, t, now) });
+  const agentVisible =
+    t.lifecycle || t.chatMessage !== undefined || t.instructions !== undefined || before.hasPendingInput !== t.next.hasPendingInput;
+  if (agentVisible || index === 0) outbox.push({ event: EventNames.RunProgress, payload: progressEvent(after, index, t, now) });
+  if (t.instructions) outbox.push({ event: EventNames.RunInstructions, payload: instructionsEvent(after, index, t.instructions) });
+  return { event: { index, at: now, body: t.event }, run: after, outbox };
 }
 
 export function stateOf(run: RunEntity): RunState {
@@ -124,6 +117,19 @@ function progressEvent(run: RunEntity, seq: number, t: RunTransition, now: Date)
   };
   if (t.chatMessage !== undefined) event.last_chat_message = t.chatMessage;
   if (run.runMode === 'build' && run.status === 'completed' && run.outcome === 'success') event.deployed_at = now.toISOString();
+  return event;
+}
+
+function instructionsEvent(run: RunEntity, seq: number, instructions: NonNullable<RunTransition['instructions']>): RunInstructionsEvent {
+  const event: RunInstructionsEvent = {
+    run_id: run.id,
+    agent_id: run.agentId,
+    user_id: run.userId,
+    seq,
+    content: instructions.content,
+    agent_generation: generationOf(run),
+  };
+  if (instructions.plan_steps) event.plan_steps = instructions.plan_steps as RunInstructionsEvent['plan_steps'];
   return event;
 }
 

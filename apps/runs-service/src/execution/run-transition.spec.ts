@@ -49,8 +49,19 @@ describe(transitionFor.name, () => {
   });
 
   it('carries instructions to write', () => {
-    const t = transitionFor(running, { type: 'instructions', content: 'c', plan_steps: [{ title: 't' }] });
-    expect(t.instructions).toEqual({ content: 'c', plan_steps: [{ title: 't' }] });
+    const plan_steps = [{ title: 't', description: 'd', tools: ['search'], order: 0 }];
+    const t = transitionFor(running, { type: 'instructions', content: 'c', plan_steps });
+    expect([t.instructions, t.next]).toEqual([{ content: 'c', plan_steps }, running]);
+  });
+
+  it.each([
+    ['a plan step that is not one', { content: 'c', plan_steps: [{ title: 't' }] }, /plan_steps\.0\.description/],
+    ['a plan step that is an array', { content: 'c', plan_steps: [[]] }, /plan_steps/],
+    ['content past its largest size', { content: 'x'.repeat(262_145) }, /content/],
+  ])('ends the run in error on instructions agents-service would refuse: %s', (_, fields, reason) => {
+    const t = transitionFor(running, { type: 'instructions', ...fields });
+    expect([t.instructions, t.next.status, t.lifecycle]).toEqual([undefined, 'error', EventNames.RunFailed]);
+    expect(t.event).toEqual({ failed: { error: expect.stringMatching(reason) } });
   });
 
   it('records any other type as it is', () => {

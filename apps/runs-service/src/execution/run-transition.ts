@@ -1,4 +1,5 @@
 import { EventNames, RUN_OUTCOMES, RunLifecycleEventName, RunOutcome } from '@aas/contracts';
+import { instructionsRefusal } from './run-instructions';
 import { RuntimeLine, toRunEvent } from './runtime-line';
 
 /** The state of a run that lines act on. */
@@ -39,9 +40,7 @@ export function transitionFor(state: RunState, line: RuntimeLine): RunTransition
     case 'resumed':
       return state.isPaused ? { ...base, next: { ...state, status: 'in_progress', isPaused: false } } : base;
     case 'instructions':
-      return typeof line.content === 'string'
-        ? { ...base, instructions: { content: line.content, plan_steps: Array.isArray(line.plan_steps) ? line.plan_steps : null } }
-        : base;
+      return typeof line.content === 'string' ? instruct(state, line.content, Array.isArray(line.plan_steps) ? line.plan_steps : null, base) : base;
     case 'completed':
       return complete(state, line, base.event);
     case 'failed':
@@ -90,6 +89,13 @@ function complete(state: RunState, line: RuntimeLine, event: Record<string, unkn
     summary: typeof line.summary === 'string' ? line.summary : undefined,
     lifecycle: EventNames.RunCompleted,
   };
+}
+
+/** Instructions agents-service would refuse end the run in error, recorded with why (docs/runtime-protocol.md). */
+function instruct(state: RunState, content: string, planSteps: unknown[] | null, base: RunTransition): RunTransition {
+  const refusal = instructionsRefusal(content, planSteps);
+  if (refusal) return fail(state, `the runtime sent instructions that cannot be stored: ${refusal}`);
+  return { ...base, instructions: { content, plan_steps: planSteps } };
 }
 
 /** Event 0: recorded before the dispatch is sent, and fires run.started. */

@@ -1,6 +1,6 @@
 import { RunDto, RunEventItem, RunStatus, RunSummaryDto } from '@aas/contracts';
-import { RunEventEntity } from './run-event.entity';
-import { RunEntity } from './run.entity';
+import { RunEventEntity } from '../database/run-event.entity';
+import { RunEntity } from '../database/run.entity';
 
 export function toRunDto(run: RunEntity): RunDto {
   const dto: RunDto = {

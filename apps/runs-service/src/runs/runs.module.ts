@@ -1,30 +1,16 @@
-import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
-import { QueueNames } from '@aas/contracts';
 import { AcceptanceModule } from '../acceptance/acceptance.module';
-import { AdmissionModule } from '../admission/admission.module';
 import { ExecutionModule } from '../execution/execution.module';
-import { AgentDeletedConsumer } from './agent-deleted.consumer';
-import { IdempotencyKeyPurge } from './idempotency-key-purge';
-import { RunListTotals } from './run-list-totals';
-import { RunsMaintenanceProcessor } from './runs-maintenance.processor';
+import { RunListModule } from '../run-list/run-list.module';
+import { PostgresRunStore } from './postgres-run.store';
+import { RunStore } from './run.store';
 import { RunsHandlers } from './runs.handlers';
 import { RunsService } from './runs.service';
 
+/** The runs API: starting, listing, reading, cancelling and deleting runs. */
 @Module({
-  imports: [
-    ExecutionModule,
-    AcceptanceModule,
-    AdmissionModule,
-    BullModule.registerQueue({ name: QueueNames.RunsEvents }, { name: QueueNames.RunsMaintenance }),
-  ],
+  imports: [ExecutionModule, AcceptanceModule, RunListModule],
   controllers: [RunsHandlers],
-  providers: [
-    RunsService,
-    AgentDeletedConsumer,
-    IdempotencyKeyPurge,
-    RunListTotals,
-    RunsMaintenanceProcessor,
-  ],
+  providers: [RunsService, { provide: RunStore, useClass: PostgresRunStore }],
 })
 export class RunsModule {}

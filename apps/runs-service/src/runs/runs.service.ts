@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import {
   OwnedAgent,
   AgentStartContextsResponse,
   AgentsPatterns,
   ListRunsMessage,
   RUN_EVENTS_DEFAULT_LIMIT,
-  RUN_LIST_DEFAULT_PAGE_SIZE,
   RunDto,
   RunEventsMessage,
   RunEventsResponse,
@@ -19,33 +17,29 @@ import {
 import { ServiceClient } from '@aas/platform';
 import { ConflictError, ResourceNotFoundError } from '@aas/problem-details';
 import { isUUID } from 'class-validator';
-import { Brackets, DataSource, In, SelectQueryBuilder } from 'typeorm';
 import { clientIdempotencyKey } from '../acceptance/idempotency-keys';
 import { RunAcceptance } from '../acceptance/run-acceptance.service';
 import { RunTrigger } from '../acceptance/run-trigger';
+import { RunEntity } from '../database/run.entity';
 import { CancelSignals } from '../execution/cancel-signals';
+import { RunEventChannel } from '../execution/run-event-channel';
 import { RunRecorder } from '../execution/run-recorder';
 import { stop } from '../execution/run-transition';
-import { RunEventChannel } from '../execution/run-event-channel';
-import { claimAgentGenerations, heldGeneration } from './agent-generations';
-import { RunEventEntity } from './run-event.entity';
-import { RunEntity } from './run.entity';
+import { RunList } from '../run-list/run-list';
 import { toRunDto, toRunEventItem, toRunSummary } from './run.mapper';
-import { runListCountQuery, runModeOf } from './run-list-count';
-import { RunListTotals } from './run-list-totals';
-import { totalFromPage } from './total-from-page';
+import { RunStore } from './run.store';
 
 const API_TRIGGER: RunTrigger = { runKind: 'api', scheduleAgentId: null };
 
 @Injectable()
 export class RunsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly runs: RunStore,
+    private readonly runList: RunList,
     private readonly services: ServiceClient,
     private readonly acceptance: RunAcceptance,
     private readonly recorder: RunRecorder,
     private readonly cancels: CancelSignals,
-    private readonly runListTotals: RunListTotals,
     private readonly channel: RunEventChannel,
   ) {}
 
@@ -66,7 +60,7 @@ export class RunsService {
       },
     ]);
     if ('refusal' in outcome) throw outcome.refusal;
-    const run = await this.dataSource.manager.findOneBy(RunEntity, { id: outcome.runId });
+    const run = await this.runs.findById(outcome.runId);
     if (!run) throw new ConflictError('This Idempotency-Key was already used for another request within the last 24 hours');
     return toRunDto(run);
   }
@@ -75,16 +69,7 @@ export class RunsService {
   async list(message: ListRunsMessage): Promise<RunListResponse> {
     const agent = await this.ownedAgent(message.user_id, message.agent_id);
     await this.takeOver(agent, message.user_id);
-    const page = Math.max(message.page ?? 1, 1);
-    const pageSize = message.page_size || RUN_LIST_DEFAULT_PAGE_SIZE;
-    const offset = (page - 1) * pageSize;
-    const runs = await this.filtered(message)
-      .orderBy('r.started_at', 'DESC')
-      .addOrderBy('r.run_number', 'DESC')
-      .offset(offset)
-      .limit(pageSize)
-      .getMany();
-    const total = totalFromPage(offset, pageSize, runs.length) ?? (await this.count(message));
+    const { runs, total, page, pageSize } = await this.runList.read(message);
     return {
       runs: runs.map(toRunDto),
       total_runs: total,
@@ -94,18 +79,6 @@ export class RunsService {
     };
   }
 
-  /**
-   * From run_list_counts when the filters allow; otherwise count(*) of the
-   * runs (not TypeORM's getCount, whose COUNT(DISTINCT id) sorts every matching
-   * id), remembered until the agent's runs change (RunListTotals).
-   */
-  private async count(message: ListRunsMessage): Promise<number> {
-    const fromCounts = runListCountQuery(message);
-    if (!fromCounts) return this.runListTotals.total(message, this.filtered(message));
-    const [row] = await this.dataSource.query(fromCounts.sql, fromCounts.parameters);
-    return Number(row?.total ?? 0);
-  }
-
   async get(userId: string, agentId: string, runId: string): Promise<RunDto> {
     return toRunDto(await this.find(userId, agentId, runId));
   }
@@ -113,13 +86,7 @@ export class RunsService {
   /** In index order; `after_index` is exclusive, `limit` 0 or absent means the default. */
   async events(message: RunEventsMessage): Promise<RunEventsResponse> {
     const run = await this.find(message.user_id, message.agent_id, message.run_id);
-    const query = this.dataSource.manager
-      .createQueryBuilder(RunEventEntity, 'e')
-      .where('e.run_id = :runId', { runId: run.id })
-      .orderBy('e.event_index', 'ASC')
-      .limit(message.limit || RUN_EVENTS_DEFAULT_LIMIT);
-    if (message.after_index !== undefined) query.andWhere('e.event_index > :after', { after: message.after_index });
-    const events = await query.getMany();
+    const events = await this.runs.events(run.id, message.after_index, message.limit || RUN_EVENTS_DEFAULT_LIMIT);
     return { events: events.map(toRunEventItem), total_count: Number(run.eventCount) };
   }
 
@@ -133,7 +100,7 @@ export class RunsService {
   async delete(userId: string, agentId: string, runId: string): Promise<void> {
     const run = await this.find(userId, agentId, runId);
     if (!run.isFinished) await this.stop(run, 'run deleted');
-    await this.dataSource.manager.delete(RunEntity, { id: run.id });
+    await this.runs.delete(run.id);
     this.channel.gone(run.id);
   }
 
@@ -147,7 +114,7 @@ export class RunsService {
     const owners = new Map(refs.map((r) => [`${r.agent_id}:${r.user_id}`, { agent_id: r.agent_id, user_id: r.user_id }]));
     const [{ agents }, rows] = await Promise.all([
       this.services.request<AgentStartContextsResponse>(AgentsPatterns.GetAgentsForRunStarts, { agents: [...owners.values()] }),
-      this.dataSource.manager.findBy(RunEntity, { id: In(refs.map((r) => r.run_id)) }),
+      this.runs.findByIds(refs.map((r) => r.run_id)),
     ]);
     const generations = new Map(agents.map((a) => [`${a.agent_id}:${a.user_id}`, a.generation]));
     const asked = new Map(refs.map((r) => [r.run_id, r]));
@@ -170,40 +137,16 @@ export class RunsService {
 
   /**
    * A deleted agent's runs may still be here (its cleanup is asynchronous) when a new agent takes its id:
-   * they are deleted before the new agent's list is read or counted (agent-generations.ts).
+   * they are deleted before the new agent's list is read or counted (database/agent-generations.ts).
    */
   private async takeOver(agent: OwnedAgent, userId: string): Promise<void> {
-    const held = await heldGeneration(this.dataSource.manager, agent.agent_id);
+    const held = await this.runs.heldGeneration(agent.agent_id);
     if (held === undefined || held === agent.generation) return;
     if (held > agent.generation) throw new ResourceNotFoundError('Agent', agent.agent_id);
     const claim = { agentId: agent.agent_id, userId, generation: agent.generation };
-    const { refused, stopped } = await this.dataSource.transaction((manager) => claimAgentGenerations(manager, [claim]));
+    const { refused, stopped } = await this.runs.claimGeneration(claim);
     for (const runId of stopped) await this.cancels.signal(runId);
     if (refused.size > 0) throw new ResourceNotFoundError('Agent', agent.agent_id);
-  }
-
-  private filtered(message: ListRunsMessage): SelectQueryBuilder<RunEntity> {
-    const q = this.dataSource.manager
-      .createQueryBuilder(RunEntity, 'r')
-      .where('r.agent_id = :agentId AND r.user_id = :userId', { agentId: message.agent_id, userId: message.user_id });
-    if (message.filter_status === 'finished') q.andWhere('r.is_finished');
-    else if (message.filter_status) q.andWhere('r.status = :status', { status: message.filter_status });
-    if (message.filter_run_id !== undefined) {
-      if (!isUUID(message.filter_run_id)) q.andWhere('false');
-      else q.andWhere('r.id = :runId', { runId: message.filter_run_id });
-    }
-    if (message.filter_started_after) q.andWhere('r.started_at >= :after', { after: message.filter_started_after });
-    if (message.filter_started_before) q.andWhere('r.started_at <= :before', { before: message.filter_started_before });
-    if (message.filter_policy_type) q.andWhere('r.policy_type = :policyType', { policyType: message.filter_policy_type });
-    if (message.filter_trigger_kind) q.andWhere('r.trigger_kind = :triggerKind', { triggerKind: message.filter_trigger_kind });
-    if (message.filter_policy_group) q.andWhere('r.run_mode = :mode', { mode: runModeOf(message.filter_policy_group) });
-    if (message.filter_user_email) q.andWhere('lower(r.user_email) = lower(:email)', { email: message.filter_user_email });
-    if (message.filter_goal) {
-      q.andWhere(
-        new Brackets((b) => b.where(`r.goal ILIKE :goal ESCAPE '\\'`, { goal: `%${escapeLike(message.filter_goal!)}%` })),
-      );
-    }
-    return q;
   }
 
   /**
@@ -215,7 +158,7 @@ export class RunsService {
     if (!isUUID(runId) || !isUUID(agentId)) throw new ResourceNotFoundError('Run', runId);
     const [agent, run] = await Promise.all([
       this.ownedAgent(userId, agentId),
-      this.dataSource.manager.findOneBy(RunEntity, { id: runId, agentId, userId }),
+      this.runs.findOwned(runId, agentId, userId),
     ]);
     if (!run || (run.agentGeneration !== null && Number(run.agentGeneration) !== agent.generation)) {
       throw new ResourceNotFoundError('Run', runId);
@@ -226,8 +169,4 @@ export class RunsService {
   private ownedAgent(userId: string, agentId: string): Promise<OwnedAgent> {
     return this.services.request<OwnedAgent>(AgentsPatterns.GetOwnedAgent, { user_id: userId, agent_id: agentId });
   }
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }

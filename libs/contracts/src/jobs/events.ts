@@ -12,6 +12,7 @@ export const EventNames = {
   RunStopped: 'run.stopped',
   RunPaused: 'run.paused',
   RunProgress: 'run.progress',
+  RunInstructions: 'run.instructions',
   ScheduleFire: 'schedule.fire',
 } as const;
 

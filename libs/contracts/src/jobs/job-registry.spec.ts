@@ -51,6 +51,7 @@ describe('the job registry', () => {
       'run.stopped': ['scheduler-events', 'webhooks-events'],
       'run.paused': ['scheduler-events', 'webhooks-events'],
       'run.progress': ['agents-events'],
+      'run.instructions': ['agents-events'],
       'schedule.fire': ['scheduler-fires'],
     });
   });
@@ -65,6 +66,11 @@ describe('parseJob', () => {
     [QueueNames.SchedulerEvents, EventNames.RunCompleted, lifecycle],
     [QueueNames.WebhooksEvents, EventNames.RunStarted, { ...lifecycle, event: 'run.started', status: 'in_progress', outcome: undefined, finished_at: undefined }],
     [QueueNames.AgentsEvents, EventNames.RunProgress, progress],
+    [
+      QueueNames.AgentsEvents,
+      EventNames.RunInstructions,
+      { run_id: RUN, agent_id: AGENT, user_id: USER, seq: 3, content: 'c', plan_steps: [{ title: 't', description: 'd', tools: [], order: 0 }], agent_generation: 2 },
+    ],
     [QueueNames.RunsEvents, EventNames.AgentDeleted, { agent_id: AGENT, user_id: USER, deleted_at: AT, generation: 2, request_id: 'req-1' }],
     [QueueNames.RunsExecution, EventNames.RunQueued, { run_id: RUN }],
     [QueueNames.SchedulerFires, EventNames.ScheduleFire, { agent_id: AGENT, user_id: USER, fire_time: AT, agent_generation: null }],

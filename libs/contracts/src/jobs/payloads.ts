@@ -1,4 +1,22 @@
-import { IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUUID, MaxLength, Min, ValidateIf } from 'class-validator';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+import { INSTRUCTIONS_MAX_LENGTH, PLAN_STEPS_MAX, RestPlanStep } from '../dto/instructions.dto';
+import { IsWellFormedText } from '../dto/text.validators';
 import { RUN_LIFECYCLE_EVENTS, RunLifecycleEventName } from './events';
 
 /*
@@ -165,6 +183,48 @@ export class RunProgressEvent extends TracedJob {
   @ValidateIf(nullable)
   @IsInt()
   agent_generation?: number | null;
+}
+
+/** Instructions a run wrote (the runtime's `instructions` line), as agents-service accepts them (PutInstructionsRequest). */
+export class RunInstructions extends TracedJob {
+  @IsString()
+  @MaxLength(INSTRUCTIONS_MAX_LENGTH)
+  @IsWellFormedText()
+  content!: string;
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(PLAN_STEPS_MAX)
+  @IsObject({ each: true })
+  @ValidateNested({ each: true })
+  @Type(() => RestPlanStep)
+  plan_steps?: RestPlanStep[];
+}
+
+/**
+ * A run wrote its agent's instructions (the runtime's `instructions` line, docs/runtime-protocol.md):
+ * agents-service makes them the agent's current instructions, unless the agent is gone or is another
+ * generation. Recorded in the transaction that records the line, so it is sent if and only if the line
+ * is recorded; `seq` is the line's event index.
+ */
+export class RunInstructionsEvent extends RunInstructions {
+  @IsUUID()
+  run_id!: string;
+
+  @IsUUID()
+  agent_id!: string;
+
+  @IsUUID()
+  user_id!: string;
+
+  @IsInt()
+  @Min(0)
+  seq!: number;
+
+  /** The generation of the agent the run belongs to (null: a run accepted before generations existed). */
+  @ValidateIf(nullable)
+  @IsInt()
+  agent_generation!: number | null;
 }
 
 /** A schedule came due: start one run for this fire time. */

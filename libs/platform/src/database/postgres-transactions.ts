@@ -11,8 +11,13 @@ export class PostgresTransactions extends Transactions {
   }
 
   run<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction((manager) => work(manager as unknown as Transaction));
+    return this.dataSource.transaction((manager) => work(asTransaction(manager)));
   }
+}
+
+/** For the stores: a transaction's EntityManager (of any data source) as the opaque Transaction. */
+export function asTransaction(manager: EntityManager): Transaction {
+  return manager as unknown as Transaction;
 }
 
 /** For the stores: the transaction's own EntityManager, or the data source's when there is none. */

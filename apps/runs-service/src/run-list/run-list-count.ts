@@ -11,7 +11,7 @@ export function runModeOf(policyGroup: 'builder' | 'runner'): 'build' | 'run' {
  * policy_type and lower(user_email), kept by triggers: see the migration
  * RunListIndexesAndCounts1763920000000), or undefined when a filter tests something it
  * does not keep (run id, start time, goal, trigger kind) and the runs themselves have to be
- * counted. Each condition is the one RunsService applies to the runs.
+ * counted. Each condition is the one the list applies to the runs (postgres-run-list.store.ts).
  */
 export function runListCountQuery(message: ListRunsMessage): { sql: string; parameters: unknown[] } | undefined {
   if (

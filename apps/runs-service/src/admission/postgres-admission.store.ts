@@ -1,11 +1,10 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { EventNames, RunQueuedEvent } from '@aas/contracts';
-import { recordEvents } from '@aas/platform';
-import { EntityManager } from 'typeorm';
+import { managerOf, recordEvents, Transaction } from '@aas/platform';
+import { DataSource } from 'typeorm';
 import { AdmissionLimits } from './admission-limits';
-import { jobPriority } from './job-priority';
-
-/** `wait`: for the user's admission lock; `skip-if-busy`: another transaction is admitting that user's runs, so this one need not. */
-export type AdmissionLockMode = 'wait' | 'skip-if-busy';
+import { AdmissionLockMode, AdmissionStore, PickedRun } from './admission.store';
 
 const WAITING = 'admitted_at IS NULL AND NOT is_finished';
 const EXECUTING = 'admitted_at IS NOT NULL AND NOT is_finished';
@@ -16,7 +15,7 @@ const EXECUTING = 'admitted_at IS NOT NULL AND NOT is_finished';
  * oldest of those up to the user's room. The user's agents that have waiting runs are found by
  * skipping through runs_waiting_idx, and each gives at most its room, so the cost follows the
  * number of agents and the limits, not the length of the backlog. Rows another transaction holds
- * (a cancel, a deletion) are skipped. Answers the admitted runs, with the executing runs before.
+ * (a cancel, a deletion) are skipped. Answers the admitted runs, with the user's executing runs before.
  */
 const ADMIT = `
   WITH RECURSIVE
@@ -65,53 +64,42 @@ const USERS_TO_ADMIT = `
    WHERE w.user_id IS NOT NULL
      AND ($1::int IS NULL OR (SELECT count(*) FROM runs r WHERE r.user_id = w.user_id AND r.${EXECUTING}) < $1::int)`;
 
-/** A run admitted for execution, with the BullMQ priority its job gets. */
-export interface AdmittedRun {
-  runId: string;
-  priority: number;
-}
+/** The admission statements on the runs table (admission.store.ts). */
+@Injectable()
+export class PostgresAdmissionStore extends AdmissionStore {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    super();
+  }
 
-/**
- * Admits the user's oldest waiting runs that fit under the limits, inside the caller's transaction,
- * and queues each for a worker (`run.queued` through the outbox: published if and only if this
- * commits). The count and the choice happen under a transaction-scoped advisory lock per user, so
- * admissions of one user, on any replica, take turns and never pass the limits together; the lock
- * is taken before the counting statement, whose snapshot therefore sees every admission before it.
- * Answers null when `skip-if-busy` finds the lock taken.
- */
-export async function admitWaitingRuns(
-  manager: EntityManager,
-  userId: string,
-  limits: AdmissionLimits,
-  lockMode: AdmissionLockMode = 'wait',
-): Promise<AdmittedRun[] | null> {
-  if (lockMode === 'wait') {
-    await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [admissionLockKey(userId)]);
-  } else {
+  async lockUser(tx: Transaction, userId: string, mode: AdmissionLockMode): Promise<boolean> {
+    const manager = managerOf(this.dataSource, tx);
+    if (mode === 'wait') {
+      await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [admissionLockKey(userId)]);
+      return true;
+    }
     const [{ locked }]: Array<{ locked: boolean }> = await manager.query('SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked', [
       admissionLockKey(userId),
     ]);
-    if (!locked) return null;
+    return locked;
   }
-  const [rows]: [Array<{ id: string; started_at: Date; run_number: number; executing: number }>, number] = await manager.query(ADMIT, [
-    userId,
-    limits.perUser,
-    limits.perAgent,
-  ]);
-  const oldestFirst = rows.sort((a, b) => a.started_at.getTime() - b.started_at.getTime() || a.run_number - b.run_number);
-  const admitted = oldestFirst.map((row, i) => ({ runId: row.id, priority: jobPriority(row.executing + i) }));
-  await recordEvents(
-    manager,
-    EventNames.RunQueued,
-    admitted.map((run): RunQueuedEvent => ({ run_id: run.runId, priority: run.priority })),
-  );
-  return admitted;
-}
 
-/** The users the periodic sweep should try to admit runs for. */
-export async function usersToAdmit(manager: EntityManager, limits: AdmissionLimits): Promise<string[]> {
-  const rows: Array<{ user_id: string }> = await manager.query(USERS_TO_ADMIT, [limits.perUser]);
-  return rows.map((row) => row.user_id);
+  async admitWaiting(tx: Transaction, userId: string, limits: AdmissionLimits): Promise<PickedRun[]> {
+    const [rows]: [Array<{ id: string; started_at: Date; run_number: number; executing: number }>, number] = await managerOf(this.dataSource, tx).query(ADMIT, [
+      userId,
+      limits.perUser,
+      limits.perAgent,
+    ]);
+    return rows.map((row) => ({ runId: row.id, startedAt: row.started_at, runNumber: row.run_number, executingBefore: row.executing }));
+  }
+
+  async recordQueued(tx: Transaction, events: RunQueuedEvent[]): Promise<void> {
+    await recordEvents(managerOf(this.dataSource, tx), EventNames.RunQueued, events);
+  }
+
+  async usersToAdmit(limits: AdmissionLimits): Promise<string[]> {
+    const rows: Array<{ user_id: string }> = await this.dataSource.query(USERS_TO_ADMIT, [limits.perUser]);
+    return rows.map((row) => row.user_id);
+  }
 }
 
 /** Advisory locks are per database: the key names runs-service's use of it. */

@@ -5,17 +5,16 @@ import { DataSource } from 'typeorm';
 import { isolatedInfra } from '../../../../test/support/isolated-infra';
 import { undoMigrationsThrough } from '../../../../test/support/migrations';
 import { RunsTestDatabase, openRunsTestDatabase } from '../database/runs-test-database';
-import { RunEntity } from './run.entity';
-import { RunListTotals } from './run-list-totals';
+import { PostgresRunListStore } from './postgres-run-list.store';
 
 const infra = isolatedInfra();
 const USER = randomUUID();
 
-/** RunListTotals against the real schema: a remembered total is used exactly while the agent's runs are unchanged. */
-describe('RunListTotals', () => {
+/** PostgresRunListStore's remembered totals against the real schema: used exactly while the agent's runs are unchanged. */
+describe('PostgresRunListStore remembered totals', () => {
   let dataSource: DataSource;
   let pool: Pool;
-  let totals: RunListTotals;
+  let totals: PostgresRunListStore;
   let runNumber = 0;
 
   let database: RunsTestDatabase;
@@ -23,7 +22,7 @@ describe('RunListTotals', () => {
   beforeAll(async () => {
     database = await openRunsTestDatabase(infra.databaseUrl);
     ({ dataSource, pool } = database);
-    totals = new RunListTotals(dataSource);
+    totals = new PostgresRunListStore(dataSource);
   });
   afterAll(async () => {
     await database?.close();
@@ -43,15 +42,10 @@ describe('RunListTotals', () => {
     return rows.map((row) => row.id);
   }
 
-  /** What RunsService counts for filter_goal (and filter_status), built the same way. */
+  /** The list's total for filter_goal (and filter_status): one the runs have to be counted for. */
   function goalTotal(agentId: string, goal: string, status?: string): Promise<number> {
     const message = { agent_id: agentId, user_id: USER, filter_goal: goal, filter_status: status } as ListRunsMessage;
-    const query = dataSource.manager
-      .createQueryBuilder(RunEntity, 'r')
-      .where('r.agent_id = :agentId AND r.user_id = :userId', { agentId, userId: USER })
-      .andWhere('r.goal ILIKE :goal', { goal: `%${goal}%` });
-    if (status) query.andWhere('r.status = :status', { status });
-    return totals.total(message, query);
+    return totals.count(message);
   }
 
   /** Overwrites the agent's remembered totals, so that an answer of `marker` can only have come from memory. */
@@ -141,7 +135,7 @@ describe('RunListTotals', () => {
     await pool.query(`UPDATE run_list_totals SET counted_at = now() - interval '61 minutes' WHERE agent_id = $1`, [aged]);
     await insertRuns(changed, ['backup']);
 
-    await totals.purgeStale();
+    await totals.purgeStaleTotals();
     const { rows } = await pool.query('SELECT agent_id FROM run_list_totals WHERE agent_id = ANY($1)', [[aged, changed, current]]);
     expect(rows).toEqual([{ agent_id: current }]);
   });
@@ -153,24 +147,10 @@ describe('RunListTotals', () => {
     await insertRuns(agent, ['backup']); // all 25 are now of an earlier generation
     const left = async () => (await pool.query('SELECT count(*)::int AS n FROM run_list_totals WHERE agent_id = $1', [agent])).rows[0].n;
 
-    expect(await totals.purgeStale(() => true, 10)).toBe(10);
+    expect(await totals.purgeStaleTotals(() => true, 10)).toBe(10);
     expect(await left()).toBe(15);
-    expect(await totals.purgeStale(() => false, 10)).toBeGreaterThanOrEqual(15);
+    expect(await totals.purgeStaleTotals(() => false, 10)).toBeGreaterThanOrEqual(15);
     expect(await left()).toBe(0);
-  });
-
-  it('forgets an agent with its generation', async () => {
-    const agent = randomUUID();
-    await insertRuns(agent, ['backup']);
-    await goalTotal(agent, 'backup');
-    await pool.query('DELETE FROM runs WHERE agent_id = $1', [agent]);
-    await totals.forgetAgent(agent);
-    const { rows } = await pool.query(
-      `SELECT (SELECT count(*)::int FROM run_list_totals WHERE agent_id = $1) AS totals,
-              (SELECT count(*)::int FROM run_list_generations WHERE agent_id = $1) AS generations`,
-      [agent],
-    );
-    expect(rows).toEqual([{ totals: 0, generations: 0 }]);
   });
 
   it('gives the agents that already have runs a generation when the migration runs, and its down removes both tables', async () => {

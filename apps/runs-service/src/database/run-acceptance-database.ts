@@ -3,7 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { dataSourceOptions, dataSourceOptionsFromEnv } from '@aas/platform';
 import { RunsEnv } from '../config/runs.env';
-import { RUNS_SCHEMA } from '../database/runs-schema';
+import { RUNS_SCHEMA } from './runs-schema';
 
 /** The data source runs are accepted through (`@InjectDataSource(RUN_ACCEPTANCE)`). */
 export const RUN_ACCEPTANCE = 'run-acceptance';

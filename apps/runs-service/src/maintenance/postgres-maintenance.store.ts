@@ -1,24 +1,36 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { AgentDeletedEvent } from '@aas/contracts';
 import { DataSource } from 'typeorm';
+import { deleteRunsOfDeletedAgent, purgeDeletedGenerations } from '../database/agent-generations';
+import { MaintenanceStore } from './maintenance.store';
 
 /** Keys deleted per statement: each statement is a short transaction that locks few rows. */
 export const PURGE_BATCH_SIZE = 10_000;
 
 /**
- * Deletes idempotency keys older than 24 hours, the API's and the schedules'
- * alike. The API promises a key's run for 24 hours. A schedule key
+ * runs-service's upkeep statements (maintenance.store.ts). The purge deletes idempotency keys older
+ * than 24 hours, the API's and the schedules' alike. The API promises a key's run for 24 hours. A schedule key
  * (`schedule:<agent>:<fire ms>`) only stops a fire delivered again from making a
  * second run, and a fire's job is retried for minutes (10 attempts, backoff from
  * 1 s doubling), not a day. Rows are taken with SKIP LOCKED: a purge never waits
  * for a start that holds a key, nor for another replica's purge.
  */
 @Injectable()
-export class IdempotencyKeyPurge {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+export class PostgresMaintenanceStore extends MaintenanceStore {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    super();
+  }
 
-  /** Deletes in batches until one comes back short or `stop` says so (asked between batches); returns how many. */
-  async purgeExpired(stop: () => boolean = () => false, batchSize = PURGE_BATCH_SIZE): Promise<number> {
+  deleteRunsOfDeletedAgent(event: AgentDeletedEvent): Promise<string[]> {
+    return this.dataSource.transaction((manager) => deleteRunsOfDeletedAgent(manager, event));
+  }
+
+  purgeDeletedGenerations(): Promise<number> {
+    return purgeDeletedGenerations(this.dataSource.manager);
+  }
+
+  async purgeExpiredKeys(stop: () => boolean = () => false, batchSize = PURGE_BATCH_SIZE): Promise<number> {
     let purged = 0;
     for (;;) {
       const [, deleted]: [unknown, number] = await this.dataSource.query(

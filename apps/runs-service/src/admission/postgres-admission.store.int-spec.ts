@@ -1,19 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '@aas/platform';
+import { asTransaction, dataSourceOptions } from '@aas/platform';
 import { isolatedInfra } from '../../../../test/support/isolated-infra';
 import { newRun } from '../acceptance/new-run';
 import { RUNS_SCHEMA } from '../database/runs-schema';
 import { RunsTestDatabase, openRunsTestDatabase } from '../database/runs-test-database';
-import { RunEntity } from '../runs/run.entity';
+import { RunEntity } from '../database/run.entity';
 import { AdmissionLimits } from './admission-limits';
-import { admitWaitingRuns, usersToAdmit } from './admit-waiting-runs';
+import { admitUser } from './admit-user';
+import { PostgresAdmissionStore } from './postgres-admission.store';
 
 const infra = isolatedInfra();
 
 /** The admission SQL against the real schema: limits, order, and many admissions at once. */
-describe('admitWaitingRuns', () => {
+describe('admission on PostgresAdmissionStore', () => {
   let database: RunsTestDatabase;
   let pool: Pool;
   /** More connections than the test database's own, for many admissions at once. */
@@ -57,7 +58,8 @@ describe('admitWaitingRuns', () => {
   }
 
   const admit = (userId: string, limits: AdmissionLimits, on: DataSource = database.dataSource, mode: 'wait' | 'skip-if-busy' = 'wait') =>
-    on.transaction((manager) => admitWaitingRuns(manager, userId, limits, mode));
+    on.transaction((manager) => admitUser(store(), asTransaction(manager), userId, limits, mode));
+  const store = () => new PostgresAdmissionStore(database.dataSource);
 
   async function executing(userId: string): Promise<Array<{ id: string; agent_id: string }>> {
     const { rows } = await pool.query(
@@ -175,7 +177,7 @@ describe('admitWaitingRuns', () => {
     await runner.connect();
     await runner.startTransaction();
     try {
-      expect((await admitWaitingRuns(runner.manager, user, { perUser: 1, perAgent: null }))!.map((r) => r.runId)).toEqual([first]);
+      expect((await admitUser(store(), asTransaction(runner.manager), user, { perUser: 1, perAgent: null }))!.map((r) => r.runId)).toEqual([first]);
       expect(await admit(user, { perUser: 2, perAgent: null }, database.dataSource, 'skip-if-busy')).toBeNull();
       // A waiting admission sees the first one's runs once it commits, and passes no limit.
       const waiter = admit(user, { perUser: 2, perAgent: null });
@@ -223,8 +225,8 @@ describe('admitWaitingRuns', () => {
     await waiting(idle, randomUUID(), 1);
     await admit(idle, { perUser: 2, perAgent: null });
 
-    expect(await usersToAdmit(database.dataSource.manager, { perUser: 2, perAgent: null })).toEqual([roomy]);
-    expect((await usersToAdmit(database.dataSource.manager, { perUser: null, perAgent: null })).sort()).toEqual([full, roomy].sort());
+    expect(await store().usersToAdmit({ perUser: 2, perAgent: null })).toEqual([roomy]);
+    expect((await store().usersToAdmit({ perUser: null, perAgent: null })).sort()).toEqual([full, roomy].sort());
   });
 
   it('admits the runs a runs-service of the previous version inserts (they queue themselves): the column defaults to now()', async () => {

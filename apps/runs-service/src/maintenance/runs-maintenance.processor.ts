@@ -2,12 +2,9 @@ import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { JobNames, QueueNames, parseJob } from '@aas/contracts';
 import { schedulePeriodicJob } from '@aas/platform';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Job, Queue } from 'bullmq';
-import { DataSource } from 'typeorm';
-import { purgeDeletedGenerations } from './agent-generations';
-import { IdempotencyKeyPurge } from './idempotency-key-purge';
-import { RunListTotals } from './run-list-totals';
+import { RunListStore } from '../run-list/run-list.store';
+import { MaintenanceStore } from './maintenance.store';
 
 export const PURGE_EVERY_MS = 10 * 60_000;
 
@@ -21,9 +18,8 @@ export class RunsMaintenanceProcessor extends WorkerHost implements OnApplicatio
   private readonly logger = new Logger(RunsMaintenanceProcessor.name);
 
   constructor(
-    private readonly idempotencyKeys: IdempotencyKeyPurge,
-    private readonly runListTotals: RunListTotals,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly store: MaintenanceStore,
+    private readonly runList: RunListStore,
     @InjectQueue(QueueNames.RunsMaintenance) private readonly queue: Queue,
   ) {
     super();
@@ -40,14 +36,14 @@ export class RunsMaintenanceProcessor extends WorkerHost implements OnApplicatio
     const stop = () => this.worker.closing !== undefined;
     switch (parseJob(QueueNames.RunsMaintenance, job).name) {
       case JobNames.PurgeIdempotencyKeys: {
-        const purged = await this.idempotencyKeys.purgeExpired(stop);
+        const purged = await this.store.purgeExpiredKeys(stop);
         if (purged > 0) this.logger.log(`purged ${purged} idempotency keys older than 24 hours`);
         return purged;
       }
       case JobNames.PurgeRunListTotals:
-        return this.runListTotals.purgeStale(stop);
+        return this.runList.purgeStaleTotals(stop);
       case JobNames.PurgeDeletedAgentGenerations:
-        return purgeDeletedGenerations(this.dataSource.manager);
+        return this.store.purgeDeletedGenerations();
     }
   }
 }

@@ -7,7 +7,7 @@ import { JobNames, QueueNames } from '@aas/contracts';
 import { eventually } from '../../../../test/support/eventually';
 import { appEnv, isolatedInfra, observerPool } from '../../../../test/support/isolated-infra';
 import { migrateRunsSchema, startRunsService } from '../runs-service.app';
-import { IdempotencyKeyPurge } from './idempotency-key-purge';
+import { MaintenanceStore } from './maintenance.store';
 import { PURGE_EVERY_MS } from './runs-maintenance.processor';
 
 const { PurgeDeletedAgentGenerations, PurgeIdempotencyKeys, PurgeRunListTotals } = JobNames;
@@ -69,13 +69,13 @@ describe('Idempotency key purge', () => {
   });
 
   it('deletes in bounded batches until a batch comes back short, and stops between batches when told to', async () => {
-    const purge = replicas[0].get(IdempotencyKeyPurge, { strict: false });
+    const purge = replicas[0].get(MaintenanceStore, { strict: false });
     const expired = await keysAged(30, 25);
     const fresh = await keysAged(1, 3);
 
-    expect(await purge.purgeExpired(() => true, 10)).toBe(10);
+    expect(await purge.purgeExpiredKeys(() => true, 10)).toBe(10);
     expect(await remaining(expired)).toBe(15);
-    expect(await purge.purgeExpired(() => false, 10)).toBe(15);
+    expect(await purge.purgeExpiredKeys(() => false, 10)).toBe(15);
     expect(await remaining(expired)).toBe(0);
     expect(await remaining(fresh)).toBe(fresh.length);
   });

@@ -1,0 +1,60 @@
+import { RunEntity } from '../database/run.entity';
+import { AcceptanceTransaction, ClaimedKey, RunAcceptanceStore, scheduledForKey } from './run-acceptance.store';
+
+/**
+ * The acceptance tables in memory (keys, counters, stored runs, generations), for unit tests: the work
+ * runs at once, and what it wrote stays when it throws. Not built into the app (tsconfig.app.json).
+ */
+export class FakeRunAcceptanceStore extends RunAcceptanceStore {
+  readonly keys = new Map<string, ClaimedKey>();
+  readonly counters = new Map<string, number>();
+  readonly runs: RunEntity[] = [];
+  /** The generation held per agent id (database/agent-generations.ts): a newer claim takes it over, an older one is refused. */
+  readonly generations = new Map<string, number>();
+
+  inTransaction<T>(work: (tx: AcceptanceTransaction) => Promise<T>): Promise<T> {
+    const tx: AcceptanceTransaction = {
+      claimKeys: async (_users: string[], claims: ClaimedKey[]) => {
+        const earlier = new Map<string, ClaimedKey>();
+        for (const claim of claims) {
+          const taken = this.keys.get(claim.key);
+          if (taken) earlier.set(claim.key, taken);
+          else this.keys.set(claim.key, claim);
+        }
+        return earlier;
+      },
+      takeRunNumbers: async (counts: Map<string, number>) => {
+        const first = new Map<string, number>();
+        for (const [agent, n] of counts) {
+          const last = (this.counters.get(agent) ?? 0) + n;
+          this.counters.set(agent, last);
+          first.set(agent, last - n + 1);
+        }
+        return first;
+      },
+      insertWaiting: async (runs: RunEntity[]) => void this.runs.push(...runs),
+      // No limits here (admission/ has its own tests): every waiting run is admitted.
+      admitWaiting: async (userIds: string[]) => {
+        const waiting = this.runs.filter((r) => userIds.includes(r.userId) && r.admittedAt === null);
+        for (const run of waiting) run.admittedAt = new Date();
+        return waiting.length;
+      },
+      claimGenerations: async (claims: Array<{ agentId: string; generation: number }>) => {
+        const refused = new Set<string>();
+        for (const claim of claims) {
+          const held = this.generations.get(claim.agentId) ?? 0;
+          if (held > claim.generation) refused.add(claim.agentId);
+          else this.generations.set(claim.agentId, claim.generation);
+        }
+        return { refused, stopped: [] };
+      },
+      findScheduledRuns: async (pairs: Array<{ agentId: string; dueAt: Date }>) =>
+        new Map(
+          this.runs
+            .filter((r) => r.scheduledFor && pairs.some((p) => p.agentId === r.agentId && p.dueAt.getTime() === r.scheduledFor!.getTime()))
+            .map((r) => [scheduledForKey(r.agentId, r.scheduledFor!), r.id]),
+        ),
+    };
+    return work(tx);
+  }
+}

@@ -1,0 +1,11 @@
+import { Transaction, Transactions } from '@aas/platform';
+
+/**
+ * Runs the work at once, for unit tests on fakes: the fakes write as they go, so a unit of work that
+ * throws is not rolled back here (the PostgreSQL stores' tests cover that).
+ */
+export class FakeTransactions extends Transactions {
+  run<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    return work({} as Transaction);
+  }
+}

@@ -1,0 +1,136 @@
+import { ConfigService } from '@nestjs/config';
+import { AgentContext, AgentsPatterns, EventNames } from '@aas/contracts';
+import { ServiceClient } from '@aas/platform';
+import { RunsEnv } from '../config/runs.env';
+import { runRow } from '../database/run-row.fake';
+import { RunEntity } from '../database/run.entity';
+import { AgentRuntime, RunDispatch } from './agent-runtime';
+import { CancelSignals } from './cancel-signals';
+import { RunExecutor } from './run-executor';
+import { FakeRunRecordStore } from './run-record.store.fake';
+import { recorderOnFakes } from './run-recorder.fake';
+import { RuntimeLine } from './runtime-line';
+
+/** A runtime that answers every dispatch with these lines. */
+class ScriptedRuntime implements AgentRuntime {
+  readonly dispatches: RunDispatch[] = [];
+
+  constructor(private readonly lines: RuntimeLine[]) {}
+
+  async *execute(dispatch: RunDispatch): AsyncIterable<RuntimeLine> {
+    this.dispatches.push(dispatch);
+    yield* this.lines;
+  }
+}
+
+describe(RunExecutor.name, () => {
+  function setup(run: RunEntity, lines: RuntimeLine[], context: Partial<AgentContext> = {}) {
+    const store = new FakeRunRecordStore([run]);
+    const { recorder, pushed, admissionKicks } = recorderOnFakes(store);
+    const runtime = new ScriptedRuntime(lines);
+    const asked: string[] = [];
+    const services = {
+      request: async (pattern: string) => {
+        asked.push(pattern);
+        return { generation: 1, instructions: { content: 'do it', plan_steps: null }, ...context };
+      },
+    } as unknown as ServiceClient;
+    const cancels = { register: () => () => undefined, abortAll: () => undefined } as unknown as CancelSignals;
+    const settings: Record<string, number> = { RUN_TIMEOUT_MS: 60_000, RUN_PAUSE_AFTER_MS: 60_000 };
+    const config = { get: (name: string) => settings[name] } as unknown as ConfigService<RunsEnv, true>;
+    const sut = new RunExecutor(store, runtime, recorder, cancels, services, config);
+    const events = () => store.events.map((e) => [e.index, Object.keys(e.body)[0]]);
+    const saved = () => store.runs.get(run.id)!;
+    return { sut, store, runtime, asked, pushed, admissionKicks, events, saved };
+  }
+
+  it('records event 0, then each line with contiguous indices and counters, and ends the run with its terminal line', async () => {
+    const run = runRow();
+    const { sut, events, saved, pushed, admissionKicks, store } = setup(run, [
+      { type: 'step', title: 'a' },
+      { type: 'message', text: 'hi' },
+      { type: 'step', title: 'b' },
+      { type: 'completed', outcome: 'success', summary: 'done' },
+    ]);
+    await sut.execute(run.id);
+    expect(events()).toEqual([
+      [0, 'started'],
+      [1, 'step'],
+      [2, 'message'],
+      [3, 'step'],
+      [4, 'completed'],
+    ]);
+    expect(saved()).toMatchObject({ status: 'completed', isFinished: true, outcome: 'success', summary: 'done', eventCount: '5', stepCount: '2' });
+    expect(pushed.map((p) => [p.index, p.finished])).toEqual([[0, false], [1, false], [2, false], [3, false], [4, true]]);
+    expect(store.outbox.map((w) => w.event)).toEqual([
+      EventNames.RunStarted,
+      EventNames.RunProgress,
+      EventNames.RunProgress,
+      EventNames.RunCompleted,
+      EventNames.RunProgress,
+    ]);
+    expect(admissionKicks).toEqual([run.userId]);
+  });
+
+  it("sends the run's instructions to agents-service by event, in the change that records the line, and never by request", async () => {
+    const run = runRow({ runMode: 'build', agentGeneration: '3' });
+    const plan_steps = [{ title: 't', description: 'd', tools: [], order: 0 }];
+    const { sut, store, asked, saved } = setup(
+      run,
+      [
+        { type: 'instructions', content: 'new', plan_steps },
+        { type: 'completed', outcome: 'success' },
+      ],
+      { generation: 3 },
+    );
+    await sut.execute(run.id);
+    expect(store.outboxOf(EventNames.RunInstructions)).toEqual([
+      { run_id: run.id, agent_id: run.agentId, user_id: run.userId, seq: 1, content: 'new', plan_steps, agent_generation: 3 },
+    ]);
+    expect(asked).toEqual([AgentsPatterns.GetAgentForRun]);
+    expect(saved().wroteInstructions).toBe(true);
+  });
+
+  it("dispatches the agent's instructions with plan_steps always an array", async () => {
+    const run = runRow();
+    const { sut, runtime } = setup(run, [{ type: 'completed', outcome: 'success' }]);
+    await sut.execute(run.id);
+    expect(runtime.dispatches.map((d) => d.instructions)).toEqual([{ content: 'do it', plan_steps: [] }]);
+  });
+
+  it('ends a run in error, without executing it, when its agent is another generation now', async () => {
+    const run = runRow({ agentGeneration: '1' });
+    const { sut, runtime, events, saved } = setup(run, [{ type: 'completed', outcome: 'success' }], { generation: 2 });
+    await sut.execute(run.id);
+    expect([runtime.dispatches, events(), saved().status]).toEqual([[], [[0, 'failed']], 'error']);
+  });
+
+  it('ends in error a run that already has events (its worker died mid-run), without executing it again', async () => {
+    const run = runRow({ eventCount: '3' });
+    const { sut, runtime, asked, saved } = setup(run, [{ type: 'completed', outcome: 'success' }]);
+    await sut.execute(run.id);
+    expect([runtime.dispatches, asked, saved().status, saved().eventCount]).toEqual([[], [], 'error', '4']);
+  });
+
+  it('fails a run whose runtime closes the stream without a terminal line, and ignores a finished run', async () => {
+    const run = runRow();
+    const { sut, saved, events } = setup(run, [{ type: 'step', title: 'a' }]);
+    await sut.execute(run.id);
+    expect([saved().status, events().at(-1)]).toEqual(['error', [2, 'failed']]);
+    await sut.execute(run.id);
+    expect(events()).toHaveLength(3);
+  });
+
+  it('records nothing after a terminal line', async () => {
+    const run = runRow();
+    const { sut, events } = setup(run, [
+      { type: 'failed', error: 'boom' },
+      { type: 'step', title: 'late' },
+    ]);
+    await sut.execute(run.id);
+    expect(events()).toEqual([
+      [0, 'started'],
+      [1, 'failed'],
+    ]);
+  });
+});

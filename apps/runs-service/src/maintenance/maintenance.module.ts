@@ -1,0 +1,22 @@
+import { BullModule } from '@nestjs/bullmq';
+import { Module } from '@nestjs/common';
+import { QueueNames } from '@aas/contracts';
+import { AdmissionModule } from '../admission/admission.module';
+import { ExecutionModule } from '../execution/execution.module';
+import { RunListModule } from '../run-list/run-list.module';
+import { AgentDeletedConsumer } from './agent-deleted.consumer';
+import { MaintenanceStore } from './maintenance.store';
+import { PostgresMaintenanceStore } from './postgres-maintenance.store';
+import { RunsMaintenanceProcessor } from './runs-maintenance.processor';
+
+/** runs-service's upkeep: periodic purges, and the runs of deleted agents. */
+@Module({
+  imports: [
+    ExecutionModule,
+    AdmissionModule,
+    RunListModule,
+    BullModule.registerQueue({ name: QueueNames.RunsEvents }, { name: QueueNames.RunsMaintenance }),
+  ],
+  providers: [AgentDeletedConsumer, RunsMaintenanceProcessor, { provide: MaintenanceStore, useClass: PostgresMaintenanceStore }],
+})
+export class MaintenanceModule {}

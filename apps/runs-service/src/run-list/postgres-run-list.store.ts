@@ -1,0 +1,130 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { ListRunsMessage } from '@aas/contracts';
+import { isUUID } from 'class-validator';
+import { Brackets, DataSource, SelectQueryBuilder } from 'typeorm';
+import { RunEntity } from '../database/run.entity';
+import { runListCountQuery, runModeOf } from './run-list-count';
+import { runListFiltersKey } from './run-list-filters-key';
+import { RunListStore } from './run-list.store';
+
+/** Totals are forgotten this long after they were counted (or once their agent's runs change). */
+export const RUN_LIST_TOTAL_TTL = '1 hour';
+/** Totals deleted per statement by the purge: each statement is a short transaction. */
+export const RUN_LIST_TOTAL_PURGE_BATCH = 10_000;
+
+/**
+ * The run list's statements (run-list.store.ts). Totals come from run_list_counts when the filters
+ * allow; otherwise from exact totals that have to count the runs (filter_goal, start times),
+ * remembered per agent, user and filters with the generation of the agent's runs they were counted
+ * at, and used only while that generation lasts (migration RunListTotals1763930000000). A repeat
+ * costs one indexed read instead of a count of every matching run.
+ */
+@Injectable()
+export class PostgresRunListStore extends RunListStore {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    super();
+  }
+
+  page(message: ListRunsMessage, offset: number, limit: number): Promise<RunEntity[]> {
+    return this.filtered(message).orderBy('r.started_at', 'DESC').addOrderBy('r.run_number', 'DESC').offset(offset).limit(limit).getMany();
+  }
+
+  /**
+   * From run_list_counts when the filters allow; otherwise count(*) of the
+   * runs (not TypeORM's getCount, whose COUNT(DISTINCT id) sorts every matching
+   * id), remembered until the agent's runs change.
+   */
+  async count(message: ListRunsMessage): Promise<number> {
+    const fromCounts = runListCountQuery(message);
+    if (!fromCounts) return this.rememberedTotal(message, this.filtered(message));
+    const [row] = await this.dataSource.query(fromCounts.sql, fromCounts.parameters);
+    return Number(row?.total ?? 0);
+  }
+
+  /**
+   * Deletes totals counted over RUN_LIST_TOTAL_TTL ago or left behind by their
+   * agent's generation, in batches until one comes back short or `stop` says so.
+   */
+  async purgeStaleTotals(stop: () => boolean = () => false, batchSize = RUN_LIST_TOTAL_PURGE_BATCH): Promise<number> {
+    let purged = 0;
+    for (;;) {
+      const [, deleted]: [unknown, number] = await this.dataSource.query(
+        `DELETE FROM run_list_totals
+          WHERE (agent_id, user_id, filters) IN (
+            SELECT t.agent_id, t.user_id, t.filters FROM run_list_totals t
+              LEFT JOIN run_list_generations g ON g.agent_id = t.agent_id
+             WHERE t.counted_at < now() - $2::interval OR g.generation IS DISTINCT FROM t.generation
+             LIMIT $1
+               FOR UPDATE OF t SKIP LOCKED)`,
+        [batchSize, RUN_LIST_TOTAL_TTL],
+      );
+      purged += deleted;
+      if (deleted < batchSize || stop()) return purged;
+    }
+  }
+
+  /** The total of `counted` (the list's filtered query), remembered or counted now. */
+  private async rememberedTotal(message: ListRunsMessage, counted: SelectQueryBuilder<RunEntity>): Promise<number> {
+    const key = [message.agent_id, message.user_id, runListFiltersKey(message)];
+    const [remembered] = await this.dataSource.query(
+      `SELECT t.total FROM run_list_totals t JOIN run_list_generations g ON g.agent_id = t.agent_id AND g.generation = t.generation
+        WHERE t.agent_id = $1 AND t.user_id = $2 AND t.filters = $3`,
+      key,
+    );
+    return Number(remembered?.total ?? (await this.countAndRemember(key, counted)));
+  }
+
+  /**
+   * Counts in one statement that also reads the generation, so both come from
+   * one snapshot: a total is stored with the generation it belongs to. An agent
+   * without a generation has no runs (none was ever inserted), so nothing is
+   * stored for it. A total counted at an older generation never replaces a newer one.
+   */
+  private async countAndRemember(key: unknown[], counted: SelectQueryBuilder<RunEntity>): Promise<string> {
+    const [count, parameters] = counted.select('count(*)').getQueryAndParameters();
+    const [agent, user, filters] = [1, 2, 3].map((n) => `$${parameters.length + n}`);
+    const [row] = await this.dataSource.query(
+      `WITH counted AS (
+         SELECT (SELECT generation FROM run_list_generations WHERE agent_id = ${agent}) AS generation, (${count}) AS total
+       ), remembered AS (
+         INSERT INTO run_list_totals AS t (agent_id, user_id, filters, generation, total)
+         SELECT ${agent}, ${user}, ${filters}, generation, total FROM counted WHERE generation IS NOT NULL
+         ON CONFLICT (agent_id, user_id, filters) DO UPDATE
+           SET generation = excluded.generation, total = excluded.total, counted_at = now()
+           WHERE t.generation <= excluded.generation
+       )
+       SELECT total FROM counted`,
+      [...parameters, ...key],
+    );
+    return row.total;
+  }
+
+  private filtered(message: ListRunsMessage): SelectQueryBuilder<RunEntity> {
+    const q = this.dataSource.manager
+      .createQueryBuilder(RunEntity, 'r')
+      .where('r.agent_id = :agentId AND r.user_id = :userId', { agentId: message.agent_id, userId: message.user_id });
+    if (message.filter_status === 'finished') q.andWhere('r.is_finished');
+    else if (message.filter_status) q.andWhere('r.status = :status', { status: message.filter_status });
+    if (message.filter_run_id !== undefined) {
+      if (!isUUID(message.filter_run_id)) q.andWhere('false');
+      else q.andWhere('r.id = :runId', { runId: message.filter_run_id });
+    }
+    if (message.filter_started_after) q.andWhere('r.started_at >= :after', { after: message.filter_started_after });
+    if (message.filter_started_before) q.andWhere('r.started_at <= :before', { before: message.filter_started_before });
+    if (message.filter_policy_type) q.andWhere('r.policy_type = :policyType', { policyType: message.filter_policy_type });
+    if (message.filter_trigger_kind) q.andWhere('r.trigger_kind = :triggerKind', { triggerKind: message.filter_trigger_kind });
+    if (message.filter_policy_group) q.andWhere('r.run_mode = :mode', { mode: runModeOf(message.filter_policy_group) });
+    if (message.filter_user_email) q.andWhere('lower(r.user_email) = lower(:email)', { email: message.filter_user_email });
+    if (message.filter_goal) {
+      q.andWhere(
+        new Brackets((b) => b.where(`r.goal ILIKE :goal ESCAPE '\\'`, { goal: `%${escapeLike(message.filter_goal!)}%` })),
+      );
+    }
+    return q;
+  }
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}

@@ -1,0 +1,20 @@
+import { ListRunsMessage } from '@aas/contracts';
+import { RunEntity } from '../database/run.entity';
+
+/**
+ * Every statement of the run list (postgres-run-list.store.ts): its pages, its totals and the
+ * totals it remembers; an abstract class, so that it is the injection token and a fake can stand in.
+ */
+export abstract class RunListStore {
+  /** The runs of the agent and user that the list's filters match, newest first, `limit` from `offset`. */
+  abstract page(message: ListRunsMessage, offset: number, limit: number): Promise<RunEntity[]>;
+
+  /** How many runs the list's filters match. */
+  abstract count(message: ListRunsMessage): Promise<number>;
+
+  /**
+   * Deletes remembered totals counted too long ago or left behind by their agent's runs changing, in
+   * batches until one comes back short or `stop` says so (asked between batches); answers how many.
+   */
+  abstract purgeStaleTotals(stop?: () => boolean, batchSize?: number): Promise<number>;
+}
