@@ -3,16 +3,16 @@ import { INestApplication } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { REQUEST_ID_HEADER, validateEnv } from '@aas/platform';
+import { REQUEST_ID_HEADER, logRequests, validateEnv } from '@aas/platform';
 import { ProblemDetailsFilter, createValidationPipe } from '@aas/problem-details';
 import type { IncomingMessage } from 'node:http';
-import { Logger } from 'nestjs-pino';
+import { Logger, PinoLogger } from 'nestjs-pino';
 import { ApiGatewayModule } from './api-gateway.module';
 import { GatewayEnv } from './config/gateway.env';
 import { parseTrustProxy } from './config/trust-proxy';
 import { consoleDirectory, serveConsole } from './console/serve-console';
 import { installBodyChecks, problemFastifyOptions } from './http/http-hardening';
-import { requestIdFor } from './http/request-id';
+import { bindRequestContext, requestIdFor } from './http/request-id';
 import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi-document';
 
 export async function startApiGateway(overrides: Record<string, string> = {}): Promise<INestApplication> {
@@ -42,8 +42,10 @@ export async function createApiGateway(overrides: Record<string, string> = {}): 
     void reply.header(REQUEST_ID_HEADER, request.id);
   });
   installBodyChecks(fastify);
+  bindRequestContext(fastify);
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, { bufferLogs: true, rawBody: true });
   app.useLogger(app.get(Logger));
+  logRequests(fastify, PinoLogger.root);
   await app.register(fastifyCookie);
   await serveConsole(fastify, consoleDirectory(env.CONSOLE_DIR));
   // Also sees what Fastify rejects before routing (bad JSON, oversize body): Nest installs its error handler on Fastify.
