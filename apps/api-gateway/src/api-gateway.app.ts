@@ -12,7 +12,7 @@ import { GatewayEnv } from './config/gateway.env';
 import { parseTrustProxy } from './config/trust-proxy';
 import { consoleDirectory, serveConsole } from './console/serve-console';
 import { installBodyChecks, problemFastifyOptions } from './http/http-hardening';
-import { bindRequestContext, requestIdFor } from './http/request-id';
+import { requestIdFor } from './http/request-id';
 import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi-document';
 
 export async function startApiGateway(overrides: Record<string, string> = {}): Promise<INestApplication> {
@@ -42,9 +42,10 @@ export async function createApiGateway(overrides: Record<string, string> = {}): 
     void reply.header(REQUEST_ID_HEADER, request.id);
   });
   installBodyChecks(fastify);
-  bindRequestContext(fastify);
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, { bufferLogs: true, rawBody: true });
   app.useLogger(app.get(Logger));
+  // Its lines carry the request id themselves: the gateway binds no per-request context (on Node 20 an
+  // AsyncLocalStorage in use puts a hook on every promise), so its routes pass the id on explicitly.
   logRequests(fastify, PinoLogger.root);
   await app.register(fastifyCookie);
   await serveConsole(fastify, consoleDirectory(env.CONSOLE_DIR));
