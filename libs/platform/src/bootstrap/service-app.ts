@@ -10,6 +10,7 @@ import { ServiceEnv } from '../config/common.env';
 import { logRequests } from '../logging/request-log';
 import { METRIC_PREFIX } from '../metrics/metrics.module';
 import { runInRequestContext } from '../request-context/request-context';
+import { tracingEnabled } from '../tracing/start-tracing';
 
 /**
  * Starts a back-end service: message handlers on the Redis Streams transport
@@ -39,6 +40,7 @@ export async function startServiceApp(module: DynamicModule, service: string): P
         concurrency: config.get('RPC_CONCURRENCY', { infer: true }),
         runInContext: (metadata, run) => runInRequestContext(metadata.request_id, run),
         onHandled: (pattern, seconds, failed) => rpcDuration.observe({ pattern, outcome: failed ? 'error' : 'ok' }, seconds),
+        tracing: tracingEnabled(),
       }),
     },
     { inheritAppConfig: true },
