@@ -101,6 +101,8 @@ try {
   // The gateway's CPU per GET, summed over its rounds (the other gateway is idle meanwhile).
   const cpu = {};
   let gets = 0;
+  const referenceCpu = { server: 0, postgres: 0 };
+  let referenceGets = 0;
   const targets = [
     {
       name: 'gateway',
@@ -111,7 +113,17 @@ try {
         gets += result.total;
       },
     },
-    { name: 'reference', options: { url: `http://127.0.0.1:${REFERENCE_PORT}${path}`, headers } },
+    {
+      name: 'reference',
+      options: { url: `http://127.0.0.1:${REFERENCE_PORT}${path}`, headers },
+      beforeRound: () => processCpu(),
+      afterRound: (before, result) => {
+        const after = processCpu();
+        referenceCpu.postgres += cpuUsed(before, after, system)?.postgres ?? NaN;
+        referenceCpu.server += (after.get(reference.pid)?.seconds ?? NaN) - (before.get(reference.pid)?.seconds ?? NaN);
+        referenceGets += result.total;
+      },
+    },
     { name: 'gateway at LOG_LEVEL=info', options: { url: infoUrl + path, headers } },
   ];
   for (const target of targets) await load(`${target.name} warm-up`, { ...target.options, duration: 2 });
@@ -143,6 +155,7 @@ try {
     { metric: 'POST /v1/agents latency p99', value: post.p99, unit: 'ms' },
     { metric: 'reference GET (keys in memory, one query) throughput', value: Math.round(figure(ref, 'rps')), unit: 'req/s' },
     { metric: 'reference GET latency p99', value: figure(ref, 'p99'), unit: 'ms' },
+    ...Object.entries(referenceCpu).map(([part, seconds]) => ({ metric: `reference GET: ${part} CPU per request`, value: Math.round((seconds * 1e6) / referenceGets), unit: 'µs' })),
     { metric: 'gateway GET / reference GET, throughput', value: round2(median(throughputRatios)), unit: 'x', target: '>= 0.5' },
     { metric: 'gateway GET p99 / reference GET p99', value: round2(median(p99Ratios)), unit: 'x', target: '<= 2' },
     { metric: 'GET throughput at LOG_LEVEL=info', value: Math.round(figure(logged, 'rps')), unit: 'req/s' },
