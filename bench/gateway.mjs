@@ -102,6 +102,11 @@ try {
   const cpu = {};
   let gets = 0;
   const referenceCpu = { server: 0, postgres: 0 };
+  // The two gateways, at warn and at info: what each spends per GET in its own rounds.
+  const [warnGateway, infoGateway] = system.processes.filter((p) => p.app === 'api-gateway');
+  let warnGatewayCpu = 0;
+  let loggedGatewayCpu = 0;
+  let loggedGets = 0;
   let referenceGets = 0;
   const targets = [
     {
@@ -109,7 +114,9 @@ try {
       options: { url: system.url + path, headers },
       beforeRound: () => processCpu(),
       afterRound: (before, result) => {
-        for (const [app, seconds] of Object.entries(cpuUsed(before, processCpu(), system) ?? {})) cpu[app] = (cpu[app] ?? 0) + seconds;
+        const after = processCpu();
+        for (const [app, seconds] of Object.entries(cpuUsed(before, after, system) ?? {})) cpu[app] = (cpu[app] ?? 0) + seconds;
+        warnGatewayCpu += (after.get(warnGateway.pid)?.seconds ?? NaN) - (before.get(warnGateway.pid)?.seconds ?? NaN);
         gets += result.total;
       },
     },
@@ -124,7 +131,16 @@ try {
         referenceGets += result.total;
       },
     },
-    { name: 'gateway at LOG_LEVEL=info', options: { url: infoUrl + path, headers } },
+    {
+      name: 'gateway at LOG_LEVEL=info',
+      options: { url: infoUrl + path, headers },
+      beforeRound: () => processCpu(),
+      afterRound: (before, result) => {
+        const after = processCpu();
+        loggedGatewayCpu += (after.get(infoGateway.pid)?.seconds ?? NaN) - (before.get(infoGateway.pid)?.seconds ?? NaN);
+        loggedGets += result.total;
+      },
+    },
   ];
   for (const target of targets) await load(`${target.name} warm-up`, { ...target.options, duration: 2 });
   const rounds = await interleaved(targets);
@@ -160,6 +176,11 @@ try {
     { metric: 'gateway GET p99 / reference GET p99', value: round2(median(p99Ratios)), unit: 'x', target: '<= 2' },
     { metric: 'GET throughput at LOG_LEVEL=info', value: Math.round(figure(logged, 'rps')), unit: 'req/s' },
     { metric: 'request logging cost (1 - info / warn throughput)', value: round2(median(loggingCosts)), unit: '', target: '<= 0.10' },
+    {
+      metric: 'gateway CPU per GET at info / at warn',
+      value: round2(loggedGatewayCpu / loggedGets / (warnGatewayCpu / gets)),
+      unit: 'x',
+    },
   ]);
 } finally {
   reference?.kill('SIGTERM');
