@@ -3,10 +3,10 @@ import { INestApplication } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { REQUEST_ID_HEADER, validateEnv } from '@aas/platform';
+import { REQUEST_ID_HEADER, logRequests, validateEnv } from '@aas/platform';
 import { ProblemDetailsFilter, createValidationPipe } from '@aas/problem-details';
 import type { IncomingMessage } from 'node:http';
-import { Logger } from 'nestjs-pino';
+import { Logger, PinoLogger } from 'nestjs-pino';
 import { ApiGatewayModule } from './api-gateway.module';
 import { GatewayEnv } from './config/gateway.env';
 import { parseTrustProxy } from './config/trust-proxy';
@@ -44,6 +44,9 @@ export async function createApiGateway(overrides: Record<string, string> = {}): 
   installBodyChecks(fastify);
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, { bufferLogs: true, rawBody: true });
   app.useLogger(app.get(Logger));
+  // Its lines carry the request id themselves: the gateway binds no per-request context (on Node 20 an
+  // AsyncLocalStorage in use puts a hook on every promise), so its routes pass the id on explicitly.
+  logRequests(fastify, PinoLogger.root);
   await app.register(fastifyCookie);
   await serveConsole(fastify, consoleDirectory(env.CONSOLE_DIR));
   // Also sees what Fastify rejects before routing (bad JSON, oversize body): Nest installs its error handler on Fastify.

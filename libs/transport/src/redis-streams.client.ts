@@ -84,6 +84,18 @@ export class RedisStreamsClient extends ClientProxy {
     );
   }
 
+  /**
+   * `request` as a promise, without the Observable pipeline (the gateway's hot path): resolves with
+   * the response (null when there is none), rejects with the service's Problem Details.
+   */
+  async call<TResult>(pattern: string, data: unknown, metadata: RpcMetadata = {}, asJson = false): Promise<TResult> {
+    await this.connect();
+    return new Promise<TResult>((resolve, reject) => {
+      const settle = ({ err, response }: WritePacket) => (err ? reject(err) : resolve((response ?? null) as TResult));
+      this.publish({ pattern, data, metadata, asJson } as StreamsReadPacket, settle);
+    });
+  }
+
   protected publish(packet: ReadPacket, callback: (packet: WritePacket) => void): () => void {
     const id = randomUUID();
     const timeoutMs = this.options.timeoutMs ?? 10_000;

@@ -29,6 +29,9 @@ function handlersFor(replica: number) {
       return { replica };
     }
 
+    @MessagePattern('counter.items.nothing')
+    nothing(): void {}
+
     @MessagePattern('counter.items.missing')
     missing(): never {
       throw new ResourceNotFoundError('Item', '42');
@@ -143,6 +146,19 @@ describe(RedisStreamsServer.name, () => {
     expect(json).toBe('{"n":7,"replica":1}');
     for (const asJson of [true, false]) {
       const failed = await firstValueFrom(sut.request('counter.items.missing', {}, {}, asJson)).catch((e: unknown) => e);
+      expect(failed).toMatchObject({ status: 404, type: 'urn:aas:problem:not-found' });
+    }
+  });
+
+  it('answers through call() as through request(): the response, its JSON text, null for none, Problem Details for errors', async () => {
+    open.push(await startReplica(1));
+    const sut = client(10_000);
+    open.push(sut);
+    expect(await sut.call('counter.items.handle', { n: 5 })).toEqual({ n: 5, replica: 1 });
+    expect(await sut.call('counter.items.handle', { n: 6 }, {}, true)).toBe('{"n":6,"replica":1}');
+    expect(await sut.call('counter.items.nothing', {})).toBeNull();
+    for (const asJson of [true, false]) {
+      const failed = await sut.call('counter.items.missing', {}, {}, asJson).catch((e: unknown) => e);
       expect(failed).toMatchObject({ status: 404, type: 'urn:aas:problem:not-found' });
     }
   });

@@ -6,7 +6,6 @@ import { problemFromCode, ProblemCode } from '@aas/problem-details';
 import Redis from 'ioredis';
 import { RpcMetadata, RpcRequestEntry, decodeRequest, encodeReply } from './rpc-message';
 import { consumerAliveKey, requestStreamKey } from './stream-keys';
-import { holdWritesForThisTurn } from './write-coalescing';
 import { StreamsRpcContext } from './streams-rpc.context';
 
 export interface RedisStreamsServerOptions {
@@ -25,6 +24,8 @@ export interface RedisStreamsServerOptions {
   runInContext?: <T>(metadata: RpcMetadata, run: () => Promise<T>) => Promise<T>;
   /** Told of every request answered: its pattern, handling time and whether the answer was an error (metrics). */
   onHandled?: (pattern: string, seconds: number, failed: boolean) => void;
+  /** False when tracing is off: no (no-op) span and no trace context read per request. Default true. */
+  tracing?: boolean;
 }
 
 type Entry = [id: string, fields: string[]];
@@ -32,19 +33,37 @@ type Entry = [id: string, fields: string[]];
 const tracer = trace.getTracer('@aas/transport');
 
 /**
- * Answers a request and removes it from the request stream, atomically and in one command.
- * KEYS: request stream, reply stream. ARGV: consumer group, entry id, the reply's fields. A reply
- * stream belongs to one client instance; it expires once that client is gone.
+ * Answers requests and removes them from the request stream, atomically and in one command: the
+ * answers of every request finished in one turn of the event loop go together. KEYS: the request
+ * stream, then each answer's reply stream. ARGV: the consumer group, then per answer its entry id,
+ * the number of its reply's fields and those fields. A reply stream belongs to one client
+ * instance; it expires once that client is gone.
  */
 const ANSWER_SCRIPT = `
-redis.call('XADD', KEYS[2], 'MAXLEN', '~', 10000, '*', unpack(ARGV, 3))
-redis.call('PEXPIRE', KEYS[2], 300000)
-redis.call('XACK', KEYS[1], ARGV[1], ARGV[2])
-redis.call('XDEL', KEYS[1], ARGV[2])
+local at = 2
+local ids = {}
+for i = 2, #KEYS do
+  local count = tonumber(ARGV[at + 1])
+  redis.call('XADD', KEYS[i], 'MAXLEN', '~', 10000, '*', unpack(ARGV, at + 2, at + 1 + count))
+  redis.call('PEXPIRE', KEYS[i], 300000)
+  ids[#ids + 1] = ARGV[at]
+  at = at + 2 + count
+end
+redis.call('XACK', KEYS[1], ARGV[1], unpack(ids))
+redis.call('XDEL', KEYS[1], unpack(ids))
 `;
 
 interface AnswerCommand {
-  rpcAnswer(requestStream: string, replyStream: string, group: string, entryId: string, ...replyFields: string[]): Promise<unknown>;
+  /** numberOfKeys, then the keys, then the arguments (see ANSWER_SCRIPT). */
+  rpcAnswer(...keysAndArgs: (string | number)[]): Promise<unknown>;
+}
+
+/** An answer waiting for the end of this turn, when it leaves with the others. */
+interface QueuedAnswer {
+  entryId: string;
+  replyTo: string;
+  fields: string[];
+  sent: { resolve: () => void; reject: (error: unknown) => void };
 }
 
 /**
@@ -61,6 +80,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
   private closing = false;
   private consumeLoop?: Promise<void>;
   private livenessTimer?: NodeJS.Timeout;
+  private queuedAnswers: QueuedAnswer[] = [];
 
   constructor(private readonly options: RedisStreamsServerOptions) {
     super();
@@ -73,7 +93,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
       this.writer = new Redis(this.options.url, { maxRetriesPerRequest: null, connectionName: `${this.consumer}-rpc-write` });
       this.reader.on('error', (err) => this.logger.warn?.(`rpc reader: ${err.message}`));
       this.writer.on('error', (err) => this.logger.warn?.(`rpc writer: ${err.message}`));
-      this.writer.defineCommand('rpcAnswer', { numberOfKeys: 2, lua: ANSWER_SCRIPT });
+      this.writer.defineCommand('rpcAnswer', { lua: ANSWER_SCRIPT });
       await this.ensureGroup();
       await this.heartbeat();
       this.consumeLoop = this.consume();
@@ -103,6 +123,14 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
 
   unwrap<T>(): T {
     return { reader: this.reader, writer: this.writer } as T;
+  }
+
+  /**
+   * Our patterns are plain strings, stored as the handlers' keys as they are; Nest's own look-up
+   * first tries to parse every pattern as JSON (a thrown SyntaxError per request), so it is the fallback.
+   */
+  override getHandlerByPattern(pattern: string): ReturnType<Server['getHandlerByPattern']> {
+    return this.messageHandlers.get(pattern) ?? super.getHandlerByPattern(pattern);
   }
 
   private async ensureGroup(): Promise<void> {
@@ -187,7 +215,8 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
         void Promise.resolve(handling).catch(reject);
       });
     const runInContext = this.options.runInContext ?? ((_meta, fn) => fn());
-    // A span per request, child of the caller's (a no-op unless tracing is on).
+    if (this.options.tracing === false) return runInContext(request.metadata, run);
+    // A span per request, child of the caller's.
     const parent = propagation.extract(ROOT_CONTEXT, request.metadata);
     return tracer.startActiveSpan(request.pattern, { kind: SpanKind.SERVER, attributes: { 'rpc.system': 'redis-streams' } }, parent, (span) =>
       runInContext(request.metadata, run).finally(() => span.end()),
@@ -196,7 +225,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
 
   /**
    * Sends the answer (if any) and removes the request from the stream, in one
-   * transaction: one round trip, and a request is never acknowledged unanswered.
+   * script call: a request is never acknowledged unanswered.
    */
   private async finish(entryId: string, answer?: { request: RpcRequestEntry; packet: WritePacket }): Promise<void> {
     if (!answer) {
@@ -204,8 +233,24 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
       return;
     }
     const fields = encodeReply(answer.request, answer.packet);
-    holdWritesForThisTurn(this.writer!);
-    await (this.writer as Redis & AnswerCommand).rpcAnswer(this.streamKey, answer.request.replyTo, this.options.service, entryId, ...fields);
+    await new Promise<void>((resolve, reject) => {
+      if (this.queuedAnswers.length === 0) setImmediate(() => this.sendQueuedAnswers());
+      this.queuedAnswers.push({ entryId, replyTo: answer.request.replyTo, fields, sent: { resolve, reject } });
+    });
+  }
+
+  /** Under load many requests finish in one turn: their answers leave in one command, one round trip. */
+  private sendQueuedAnswers(): void {
+    const batch = this.queuedAnswers;
+    this.queuedAnswers = [];
+    const args: (string | number)[] = [this.options.service];
+    for (const { entryId, fields } of batch) args.push(entryId, fields.length, ...fields);
+    (this.writer as Redis & AnswerCommand)
+      .rpcAnswer(1 + batch.length, this.streamKey, ...batch.map((answer) => answer.replyTo), ...args)
+      .then(
+        () => batch.forEach(({ sent }) => sent.resolve()),
+        (error: unknown) => batch.forEach(({ sent }) => sent.reject(error)),
+      );
   }
 
   private aliveKey(consumer: string): string {

@@ -2,22 +2,39 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AgentDeletedEvent, EventNames } from '@aas/contracts';
 import { entityFromRow, managerOf, PreparedEntityQuery, recordEvents, RowRead, Transaction } from '@aas/platform';
+import DataLoader from 'dataloader';
 import { DataSource } from 'typeorm';
 import { AgentEntity } from './agent.entity';
 import { AgentPageQuery, AgentStore, DeletedAgent, NewAgent } from './agent.store';
 
+/** Agents read by one statement at most: a bound on the statement's array. */
+const MAX_AGENTS_PER_READ = 100;
+
 /** The agent store on PostgreSQL: the hot read a named prepared statement, the list a query builder, writes in SQL or TypeORM's entity API. */
 @Injectable()
 export class PostgresAgentStore extends AgentStore {
-  private readonly ownAgent: PreparedEntityQuery<AgentEntity>;
+  /**
+   * The hot read (GET /v1/agents/{id}), batched: the agents asked for in one turn of the event loop
+   * are read by one execution of a prepared statement (one pool checkout and round trip, not one per
+   * request). Nothing is cached: every read sees the table as it is.
+   */
+  private readonly agentsById: DataLoader<string, AgentEntity | null>;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     super();
-    this.ownAgent = new PreparedEntityQuery(dataSource, AgentEntity, 'agents.own-agent', 'id = $1 AND user_id = $2');
+    const byIds = new PreparedEntityQuery(dataSource, AgentEntity, 'agents.agents-by-id', 'id = ANY($1::uuid[])');
+    this.agentsById = new DataLoader(
+      async (ids) => {
+        const found = new Map((await byIds.many([ids])).map((agent) => [agent.id, agent]));
+        return ids.map((id) => found.get(id) ?? null);
+      },
+      { cache: false, maxBatchSize: MAX_AGENTS_PER_READ },
+    );
   }
 
-  findOwn(userId: string, agentId: string): Promise<AgentEntity | null> {
-    return this.ownAgent.one([agentId, userId]);
+  async findOwn(userId: string, agentId: string): Promise<AgentEntity | null> {
+    const agent = await this.agentsById.load(agentId);
+    return agent?.userId === userId ? agent : null;
   }
 
   find(userId: string, agentId: string, read: RowRead = {}): Promise<AgentEntity | null> {

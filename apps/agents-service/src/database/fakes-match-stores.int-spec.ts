@@ -209,6 +209,15 @@ describe('the fakes of the agents-service stores', () => {
       return { before, after, overQuota, taken, moved, pages, ordered, deleted, defaultDeleted, remaining, end: await listed() };
     }));
 
+  it('agents read at once (one batched read on PostgreSQL): own, another user\'s, missing, the same twice', () =>
+    same(async (s, run, ids) => {
+      const owner = await s.users.createUser(`reads-${run}@example.test`);
+      const other = await s.users.createUser(`reads-other-${run}@example.test`);
+      for (const id of ids.slice(0, 2)) await s.agents.create({ user_id: owner.id, agent_id: id } as CreateAgentMessage);
+      const reads: [string, string][] = [[owner.id, ids[0]], [owner.id, ids[1]], [other.id, ids[0]], [owner.id, ids[2]], [owner.id, ids[0]]];
+      return Promise.all(reads.map(([user, id]) => s.agents.get(user, id).then((agent) => agent.agent_id === id, (error: Error) => error.constructor.name)));
+    }));
+
   it('instructions: versions, the versions kept, the generation check', () =>
     same(async (s, run) => {
       const user = await s.users.createUser(`instructions-${run}@example.test`);

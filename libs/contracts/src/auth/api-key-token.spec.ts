@@ -103,6 +103,11 @@ describe('hashApiKey', () => {
     expect(hashApiKey(token)).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it('hashes the UTF-8 bytes of any string, as the stored hashes were made', () => {
+    const token = 'bootstrap-clé-ключ';
+    expect(hashApiKey(token)).toBe(createHash('sha256').update(token, 'utf8').digest('hex'));
+  });
+
   it('differs for different tokens', () => {
     expect(hashApiKey(generateApiKey().token)).not.toBe(hashApiKey(generateApiKey().token));
   });

@@ -1,4 +1,4 @@
-import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { hash, randomInt, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 /**
@@ -47,9 +47,9 @@ export function hasValidChecksum(token: string): boolean {
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 
-/** Only this hash is stored; the key itself is shown once. */
+/** Only this hash is stored; the key itself is shown once. One-shot `hash`: no Hash object per request. */
 export function hashApiKey(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 function checksumOf(random: string): string {

@@ -4,19 +4,23 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ProblemDetailsFilter, createValidationPipe } from '@aas/problem-details';
 import { RedisStreamsServer } from '@aas/transport';
-import { Logger } from 'nestjs-pino';
+import { Logger, PinoLogger } from 'nestjs-pino';
 import { Histogram, Registry } from 'prom-client';
 import { ServiceEnv } from '../config/common.env';
+import { logRequests } from '../logging/request-log';
 import { METRIC_PREFIX } from '../metrics/metrics.module';
 import { runInRequestContext } from '../request-context/request-context';
+import { tracingEnabled } from '../tracing/start-tracing';
 
 /**
  * Starts a back-end service: message handlers on the Redis Streams transport
  * (its consumer group is `service`) and /healthz, /readyz on HEALTH_PORT.
  */
 export async function startServiceApp(module: DynamicModule, service: string): Promise<INestApplication> {
-  const app = await NestFactory.create<NestFastifyApplication>(module, new FastifyAdapter(), { bufferLogs: true });
+  const adapter = new FastifyAdapter();
+  const app = await NestFactory.create<NestFastifyApplication>(module, adapter, { bufferLogs: true });
   app.useLogger(app.get(Logger));
+  logRequests(adapter.getInstance(), PinoLogger.root);
   app.useGlobalFilters(new ProblemDetailsFilter());
   app.useGlobalPipes(createValidationPipe());
   const config = app.get<ConfigService<ServiceEnv, true>>(ConfigService);
@@ -36,6 +40,7 @@ export async function startServiceApp(module: DynamicModule, service: string): P
         concurrency: config.get('RPC_CONCURRENCY', { infer: true }),
         runInContext: (metadata, run) => runInRequestContext(metadata.request_id, run),
         onHandled: (pattern, seconds, failed) => rpcDuration.observe({ pattern, outcome: failed ? 'error' : 'ok' }, seconds),
+        tracing: tracingEnabled(),
       }),
     },
     { inheritAppConfig: true },

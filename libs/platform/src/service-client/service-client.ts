@@ -1,7 +1,6 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { ProblemDetail, RemoteProblemError, isProblemDetail } from '@aas/problem-details';
 import { RedisStreamsClient } from '@aas/transport';
-import { firstValueFrom } from 'rxjs';
 import { currentRequestId } from '../request-context/request-context';
 
 export const STREAMS_CLIENT = Symbol('STREAMS_CLIENT');
@@ -35,7 +34,7 @@ export class ServiceClient implements OnModuleInit, OnApplicationShutdown {
   private async call<TResult>(pattern: string, payload: object, requestId: string | undefined, asJson: boolean): Promise<TResult> {
     const metadata = { request_id: requestId ?? currentRequestId() };
     try {
-      return await firstValueFrom(this.client.request<TResult>(pattern, payload, metadata, asJson), { defaultValue: null as TResult });
+      return await this.client.call<TResult>(pattern, payload, metadata, asJson);
     } catch (error) {
       if (isProblemDetail(error)) throw new RemoteProblemError(error as ProblemDetail);
       throw error;
