@@ -4,7 +4,7 @@ import { ApiKeyEntity } from '../api-keys/api-key.entity';
 import { InstructionVersionEntity } from '../instructions/instruction-version.entity';
 import { InstructionsEntity } from '../instructions/instructions.entity';
 import { WorkspaceEntity } from '../workspaces/workspace.entity';
-import { Transaction, Transactions } from '@aas/platform';
+import { InMemoryTables } from '@aas/platform';
 
 export interface UserRow {
   id: string;
@@ -60,42 +60,17 @@ function emptyTables(): Tables {
 }
 
 /**
- * The agents schema in memory, for unit tests of the services with the stores' fakes
- * (`*.store.fake.ts`): what the fakes read and write, a clock the tests can move (PostgreSQL's
- * now() for the fakes), and transactions that roll back what their work wrote when it throws.
+ * The agents schema in memory (InMemoryTables: a movable clock, transactions that roll back), with
+ * builders for its rows.
  */
-export class InMemoryDatabase {
-  tables = emptyTables();
-  readonly transactions = new FakeTransactions(this);
-  private clockOffsetMs = 0;
-  private live = new Set<Transaction>();
+export class InMemoryDatabase extends InMemoryTables<Tables> {
+  constructor() {
+    super(emptyTables);
+  }
 
   /** The database's clock. */
   now(): number {
-    return Date.now() + this.clockOffsetMs;
-  }
-
-  advanceClock(ms: number): void {
-    this.clockOffsetMs += ms;
-  }
-
-  /** A statement that must run in a transaction: refuses one that has ended (or never began). */
-  inTransaction(tx: Transaction): void {
-    if (!this.live.has(tx)) throw new Error('a statement ran outside its transaction');
-  }
-
-  async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
-    const before = structuredClone(this.tables);
-    const tx = { id: randomUUID() } as unknown as Transaction;
-    this.live.add(tx);
-    try {
-      return await work(tx);
-    } catch (error) {
-      this.tables = before;
-      throw error;
-    } finally {
-      this.live.delete(tx);
-    }
+    return this.clockMs();
   }
 
   /** A user as `users create` makes one. */
@@ -103,13 +78,5 @@ export class InMemoryDatabase {
     const user: UserRow = { id: randomUUID(), email, createdAt: new Date(this.now()), onboardedAt: null, passwordHash: null, ...fields };
     this.tables.users.push(user);
     return user;
-  }
-}
-
-export class FakeTransactions implements Transactions {
-  constructor(private readonly db: InMemoryDatabase) {}
-
-  run<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
-    return this.db.transaction(work);
   }
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DeliveryAttemptEntity } from './delivery-attempt.entity';
 import { DeliveryEntity } from './delivery.entity';
 import { WebhookEntity } from './webhook.entity';
-import { Transaction, Transactions } from '@aas/platform';
+import { InMemoryTables } from '@aas/platform';
 
 export interface Tables {
   webhooks: WebhookEntity[];
@@ -17,44 +17,19 @@ function emptyTables(): Tables {
 }
 
 /**
- * The webhooks schema in memory, for unit tests of the services with the stores' fakes
- * (`*.store.fake.ts`): what the fakes read and write, a clock the tests can move (PostgreSQL's
- * now() for the fakes), and transactions that roll back what their work wrote when it throws.
+ * The webhooks schema in memory (InMemoryTables: a movable clock, transactions that roll back), with
+ * builders for its rows.
  * Rows are kept in the order they were written, which stands in for PostgreSQL's microsecond
  * timestamps where two rows of one millisecond are ordered by time.
  */
-export class InMemoryDatabase {
-  tables = emptyTables();
-  readonly transactions = new FakeTransactions(this);
-  private clockOffsetMs = 0;
-  private live = new Set<Transaction>();
+export class InMemoryDatabase extends InMemoryTables<Tables> {
+  constructor() {
+    super(emptyTables);
+  }
 
   /** The database's clock. */
   now(): Date {
-    return new Date(Date.now() + this.clockOffsetMs);
-  }
-
-  advanceClock(ms: number): void {
-    this.clockOffsetMs += ms;
-  }
-
-  /** A statement that must run in a transaction: refuses one that has ended (or never began). */
-  inTransaction(tx: Transaction): void {
-    if (!this.live.has(tx)) throw new Error('a statement ran outside its transaction');
-  }
-
-  async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
-    const before = structuredClone(this.tables);
-    const tx = { id: randomUUID() } as unknown as Transaction;
-    this.live.add(tx);
-    try {
-      return await work(tx);
-    } catch (error) {
-      this.tables = before;
-      throw error;
-    } finally {
-      this.live.delete(tx);
-    }
+    return new Date(this.clockMs());
   }
 
   /** Deletes the webhooks `doomed` picks, and with them their deliveries and attempts (ON DELETE CASCADE). */
@@ -104,13 +79,5 @@ export class InMemoryDatabase {
     };
     this.tables.deliveries.push(delivery);
     return delivery;
-  }
-}
-
-export class FakeTransactions implements Transactions {
-  constructor(private readonly db: InMemoryDatabase) {}
-
-  run<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
-    return this.db.transaction(work);
   }
 }

@@ -4,3 +4,4 @@ export * from './service-database.module';
 export * from './prepared-entity-query';
 export * from './transactions';
 export * from './postgres-transactions';
+export * from './in-memory-tables';
