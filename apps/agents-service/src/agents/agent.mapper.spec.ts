@@ -1,5 +1,6 @@
 import { AgentEntity } from './agent.entity';
 import { toAgentDto } from './agent.mapper';
+import { newAgentDefaults } from './agent.store.fake';
 
 function agent(overrides: Partial<AgentEntity> = {}): AgentEntity {
   return Object.assign(new AgentEntity(), {
@@ -7,27 +8,7 @@ function agent(overrides: Partial<AgentEntity> = {}): AgentEntity {
     seq: '1',
     userId: 'u',
     workspaceId: 'w',
-    ownerUserId: null,
-    isSubagent: false,
-    derivedFromAgentId: null,
-    unread: false,
-    name: null,
-    nameExplanation: null,
-    iconConfig: null,
-    policyType: null,
-    activeBuildRunId: null,
-    latestBuildRunId: null,
-    latestInstructionBuildRunId: null,
-    latestRunId: '',
-    latestRunStatus: null,
-    latestRunIsFinished: null,
-    latestRunHasPendingInput: null,
-    hasRuns: false,
-    hasInstructionBuild: false,
-    lastActivityAt: null,
-    lastChatMessage: null,
-    deploymentState: 'not_deployed',
-    deployedAt: null,
+    ...newAgentDefaults(),
     createdAt: new Date('2026-01-02T03:04:05Z'),
     ...overrides,
   });

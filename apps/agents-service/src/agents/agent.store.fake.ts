@@ -90,7 +90,7 @@ export class FakeAgentStore implements AgentStore {
 }
 
 /** The column defaults of `agents` (migrations). */
-function newAgentDefaults(): Omit<AgentRow, 'id' | 'seq' | 'userId' | 'workspaceId' | 'createdAt'> {
+export function newAgentDefaults(): Omit<AgentRow, 'id' | 'seq' | 'userId' | 'workspaceId' | 'createdAt'> {
   return {
     ownerUserId: null,
     isSubagent: false,

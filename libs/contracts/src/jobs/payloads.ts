@@ -1,22 +1,17 @@
-import { Type } from 'class-transformer';
+import { IntersectionType, PickType } from '@nestjs/swagger';
 import {
-  ArrayMaxSize,
-  IsArray,
   IsBoolean,
   IsIn,
   IsInt,
   IsISO8601,
-  IsObject,
   IsOptional,
   IsString,
   IsUUID,
   MaxLength,
   Min,
   ValidateIf,
-  ValidateNested,
 } from 'class-validator';
-import { INSTRUCTIONS_MAX_LENGTH, PLAN_STEPS_MAX, RestPlanStep } from '../dto/instructions.dto';
-import { IsWellFormedText } from '../dto/text.validators';
+import { PutInstructionsRequest } from '../dto/instructions.dto';
 import { RUN_LIFECYCLE_EVENTS, RunLifecycleEventName } from './events';
 
 /*
@@ -123,12 +118,8 @@ export class RunLifecycleEvent extends TracedJob {
   agent_generation?: number | null;
 }
 
-/**
- * What agents-service keeps about an agent's runs. `seq` orders the
- * snapshots of one run (its event index) and `run_number` orders runs, so a
- * consumer applies only snapshots newer than the one it holds, in any order.
- */
-export class RunProgressEvent extends TracedJob {
+/** A job about one run of one user's agent. */
+export class AgentRunJob extends TracedJob {
   @IsUUID()
   run_id!: string;
 
@@ -137,7 +128,14 @@ export class RunProgressEvent extends TracedJob {
 
   @IsUUID()
   user_id!: string;
+}
 
+/**
+ * What agents-service keeps about an agent's runs. `seq` orders the
+ * snapshots of one run (its event index) and `run_number` orders runs, so a
+ * consumer applies only snapshots newer than the one it holds, in any order.
+ */
+export class RunProgressEvent extends AgentRunJob {
   @IsInt()
   @Min(1)
   run_number!: number;
@@ -185,21 +183,8 @@ export class RunProgressEvent extends TracedJob {
   agent_generation?: number | null;
 }
 
-/** Instructions a run wrote (the runtime's `instructions` line), as agents-service accepts them (PutInstructionsRequest). */
-export class RunInstructions extends TracedJob {
-  @IsString()
-  @MaxLength(INSTRUCTIONS_MAX_LENGTH)
-  @IsWellFormedText()
-  content!: string;
-
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(PLAN_STEPS_MAX)
-  @IsObject({ each: true })
-  @ValidateNested({ each: true })
-  @Type(() => RestPlanStep)
-  plan_steps?: RestPlanStep[];
-}
+/** Instructions a run wrote (the runtime's `instructions` line), checked as agents-service checks them. */
+export class RunInstructions extends PickType(PutInstructionsRequest, ['content', 'plan_steps'] as const) {}
 
 /**
  * A run wrote its agent's instructions (the runtime's `instructions` line, docs/runtime-protocol.md):
@@ -207,16 +192,7 @@ export class RunInstructions extends TracedJob {
  * generation. Recorded in the transaction that records the line, so it is sent if and only if the line
  * is recorded; `seq` is the line's event index.
  */
-export class RunInstructionsEvent extends RunInstructions {
-  @IsUUID()
-  run_id!: string;
-
-  @IsUUID()
-  agent_id!: string;
-
-  @IsUUID()
-  user_id!: string;
-
+export class RunInstructionsEvent extends IntersectionType(AgentRunJob, RunInstructions) {
   @IsInt()
   @Min(0)
   seq!: number;
