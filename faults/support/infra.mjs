@@ -8,7 +8,25 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** A TCP port nobody listens on right now. */
-export function freePort() {
+/** Ports this run has handed out: a port is free again once closed, so the kernel may offer it twice. */
+const handedOut = new Set();
+
+/**
+ * A port nothing listens on now, and that this run has not handed out before: processes bind theirs
+ * seconds later, so two of them given the same port would both start (a service's health server on
+ * 0.0.0.0, the gateway on another address) and requests would reach the wrong one.
+ */
+export async function freePort() {
+  for (;;) {
+    const port = await unusedPort();
+    if (!handedOut.has(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+}
+
+function unusedPort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

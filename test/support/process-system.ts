@@ -160,7 +160,21 @@ async function waitHealthy(p: AppProcess, ms = 90_000): Promise<void> {
   throw new Error(`${p.app} on port ${p.port} did not become ready:\n${lastLines.join('\n')}`);
 }
 
-function freePort(): Promise<number> {
+/** Ports this test process has handed out: a closed port is free again, so the kernel may offer it twice. */
+const handedOut = new Set<number>();
+
+/** A port nothing listens on now and not handed out before: the apps bind theirs seconds later. */
+async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await unusedPort();
+    if (!handedOut.has(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+}
+
+function unusedPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
