@@ -25,9 +25,16 @@ export function observerPool(databaseUrl: string, schema: string, max = 4): Pool
   return pool;
 }
 
-/** The settings every app needs to run in-process against `infra`: its database, Redis prefix, no fixed ports, quiet logs. */
+/**
+ * The settings every app needs to run in-process against `infra`: its database, Redis prefix, no fixed ports, quiet logs.
+ * Pools of 2, and a transaction that asks its own pool for a second connection fails its query: such a path
+ * deadlocks a pool in production once enough of them run at once, and here it fails the first test that takes it.
+ */
 export function appEnv(infra: IsolatedInfra): Record<string, string> {
   return {
+    DATABASE_POOL_SIZE: '2',
+    RUN_ACCEPTANCE_POOL_SIZE: '2',
+    DATABASE_NESTED_CONNECTIONS: 'refuse',
     DATABASE_URL: infra.databaseUrl,
     REDIS_URL: infra.redisUrl,
     REDIS_PREFIX: infra.redisPrefix,

@@ -1,8 +1,12 @@
 /** Socket errors of a connection to PostgreSQL or Redis that is down or restarting. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-/** PostgreSQL SQLSTATEs of a server going away or not taking connections (class 08, 57P01-03, 53300). */
-const POSTGRES_OUTAGE = /^(08...|57P0[123]|53300)$/;
-const OUTAGE_MESSAGE = /Connection terminated|Connection is closed|max retries per request|Stream isn't writeable/i;
+/**
+ * PostgreSQL SQLSTATEs of a server going away or not taking connections (class 08, 57P01-03, 53300), or
+ * of work it cut short for taking too long (57014 statement timeout, 25P03 idle in transaction, 55P03 lock).
+ */
+const POSTGRES_OUTAGE = /^(08...|57P0[123]|53300|57014|25P03|55P03)$/;
+/** The last one is pg-pool's: no connection of the pool came free within DATABASE_CONNECT_TIMEOUT_MS. */
+const OUTAGE_MESSAGE = /Connection terminated|Connection is closed|max retries per request|Stream isn't writeable|timeout exceeded when trying to connect/i;
 /**
  * TypeORM's answers to a query on a connection it has already given up: after PostgreSQL dropped the
  * connection mid-transaction, the transaction's remaining statements fail with these, not the socket error.

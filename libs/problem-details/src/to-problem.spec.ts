@@ -123,6 +123,9 @@ describe('dependency outages', () => {
     ['a closed Redis connection', new Error('Connection is closed.')],
     ['a transaction whose connection PostgreSQL dropped', new QueryRunnerAlreadyReleasedError()],
     ['a manager whose connection PostgreSQL dropped', new QueryRunnerProviderAlreadyReleasedError()],
+    ['no connection of the pool free in time (pg-pool)', new Error('timeout exceeded when trying to connect')],
+    ['a statement over statement_timeout (57014)', withCode('canceling statement due to statement timeout', '57014')],
+    ['a transaction over idle_in_transaction_session_timeout (25P03)', withCode('terminating connection due to idle-in-transaction timeout', '25P03')],
   ])('%s is a 503 without internals', (_case, error) => {
     const problem = toProblem(error);
     expect(problem).toMatchObject({ status: 503, type: 'urn:aas:problem:service-unavailable' });

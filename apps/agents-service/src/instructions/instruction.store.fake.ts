@@ -7,7 +7,8 @@ import { Transaction } from '@aas/platform';
 export class FakeInstructionStore implements InstructionStore {
   constructor(private readonly db: InMemoryDatabase) {}
 
-  async current(agentId: string): Promise<InstructionsEntity | null> {
+  async current(agentId: string, tx?: Transaction): Promise<InstructionsEntity | null> {
+    if (tx !== undefined) this.db.inTransaction(tx);
     const row = this.db.tables.instructions.find((i) => i.agentId === agentId);
     return row ? { ...row } : null;
   }

@@ -12,7 +12,8 @@ export type ListedInstructionVersion = Omit<InstructionVersionEntity, 'planSteps
  * (postgres-instruction.store.ts); an abstract class, so that it is the injection token and a fake can stand in for it.
  */
 export abstract class InstructionStore {
-  abstract current(agentId: string): Promise<InstructionsEntity | null>;
+  /** Inside `tx` when given: a read within a transaction must not wait for a second connection of the pool. */
+  abstract current(agentId: string, tx?: Transaction): Promise<InstructionsEntity | null>;
   /** The new version, numbered after every earlier one of any agent. */
   abstract addVersion(tx: Transaction, version: NewInstructionVersion): Promise<InstructionVersionEntity>;
   /** Makes the version the agent's current instructions (a copy of it). */

@@ -57,7 +57,7 @@ export class InstructionsService {
         throw new ResourceNotFoundError('Agent', agentId);
       }
       const contentHash = createHash('sha256').update(write.content, 'utf8').digest('hex');
-      if (write.unlessCurrent && (await this.isCurrent(agent.id, write, contentHash))) return;
+      if (write.unlessCurrent && (await this.isCurrent(tx, agent.id, write, contentHash))) return;
       const version = await this.instructions.addVersion(tx, {
         agentId: agent.id,
         content: write.content,
@@ -85,9 +85,9 @@ export class InstructionsService {
     return versions.map(toInstructionVersion);
   }
 
-  /** Read with the agent locked: a write of the agent that committed before is seen, none is under way. */
-  private async isCurrent(agentId: string, write: InstructionsWrite, contentHash: string): Promise<boolean> {
-    const current = await this.instructions.current(agentId);
+  /** Read in the transaction that locked the agent: a write of the agent that committed before is seen, none is under way. */
+  private async isCurrent(tx: Transaction, agentId: string, write: InstructionsWrite, contentHash: string): Promise<boolean> {
+    const current = await this.instructions.current(agentId, tx);
     return current !== null && current.contentHash === contentHash && current.sourceId === (write.sourceId ?? '') && current.sourceType === (write.sourceType ?? 'api');
   }
 

@@ -13,8 +13,8 @@ export class PostgresInstructionStore extends InstructionStore {
     super();
   }
 
-  current(agentId: string): Promise<InstructionsEntity | null> {
-    return this.dataSource.manager.findOneBy(InstructionsEntity, { agentId });
+  current(agentId: string, tx?: Transaction): Promise<InstructionsEntity | null> {
+    return managerOf(this.dataSource, tx).findOneBy(InstructionsEntity, { agentId });
   }
 
   addVersion(tx: Transaction, version: NewInstructionVersion): Promise<InstructionVersionEntity> {

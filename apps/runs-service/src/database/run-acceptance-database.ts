@@ -1,7 +1,6 @@
 import { DynamicModule } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { dataSourceOptions, dataSourceOptionsFromEnv } from '@aas/platform';
+import { serviceDatabaseModule } from '@aas/platform';
 import { RunsEnv } from '../config/runs.env';
 import { RUNS_SCHEMA } from './runs-schema';
 
@@ -16,16 +15,12 @@ export const RUN_ACCEPTANCE = 'run-acceptance';
  * (an API call, a schedule's fire, a trigger) must not wait at the end of that queue.
  */
 export function runAcceptanceDatabaseModule(): DynamicModule {
-  return TypeOrmModule.forRootAsync({
+  return serviceDatabaseModule<RunsEnv>(RUNS_SCHEMA, {
     name: RUN_ACCEPTANCE,
-    inject: [ConfigService],
-    useFactory: (config: ConfigService<RunsEnv, true>) =>
-      dataSourceOptions({
-        ...dataSourceOptionsFromEnv(RUNS_SCHEMA, {
-          DATABASE_URL: config.get('DATABASE_URL', { infer: true }),
-          DATABASE_POOL_SIZE: config.get('RUN_ACCEPTANCE_POOL_SIZE', { infer: true }),
-        }),
-        applicationName: `${RUNS_SCHEMA.schema}-acceptance`,
-      }),
+    adjust: (options, config: ConfigService<RunsEnv, true>) => ({
+      ...options,
+      poolSize: config.get('RUN_ACCEPTANCE_POOL_SIZE', { infer: true }),
+      applicationName: `${RUNS_SCHEMA.schema}-acceptance`,
+    }),
   });
 }

@@ -52,7 +52,8 @@ export function serviceEntryPoints<E extends ServiceEnv>(
     start: (overrides = {}) => startServiceApp(rootModule(overrides), definition.stream),
     migrate: (overrides = {}) => {
       const env = validateEnv(definition.env, { ...process.env, ...overrides });
-      return migrateSchema(dataSourceOptionsFromEnv(definition.schema, env));
+      // No timeouts: a migration may wait for another replica's advisory lock, or build an index for minutes.
+      return migrateSchema({ ...dataSourceOptionsFromEnv(definition.schema, env), timeouts: undefined });
     },
   };
 }

@@ -1,4 +1,5 @@
 import { IsIn, IsInt, Matches, Max, Min } from 'class-validator';
+import { NESTED_CONNECTION_POLICIES, NestedConnectionPolicy } from '../database/nested-connection-guard';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -29,6 +30,28 @@ export class ServiceEnv extends CommonEnv {
   @Min(1)
   @Max(200)
   DATABASE_POOL_SIZE: number = 10;
+
+  /** How long a query waits for a free connection of the pool before it fails (a 503); 0 waits for ever. */
+  @IsInt({ message: 'DATABASE_CONNECT_TIMEOUT_MS must be an integer' })
+  @Min(0)
+  @Max(600_000)
+  DATABASE_CONNECT_TIMEOUT_MS: number = 5_000;
+
+  /** PostgreSQL's statement_timeout for the app's connections; 0: none. */
+  @IsInt({ message: 'DATABASE_STATEMENT_TIMEOUT_MS must be an integer' })
+  @Min(0)
+  @Max(3_600_000)
+  DATABASE_STATEMENT_TIMEOUT_MS: number = 30_000;
+
+  /** PostgreSQL's idle_in_transaction_session_timeout: a transaction left waiting this long is ended by the server; 0: none. */
+  @IsInt({ message: 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS must be an integer' })
+  @Min(0)
+  @Max(3_600_000)
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: number = 30_000;
+
+  /** A transaction asking its own pool for a second connection: `log` it (once per place), or `refuse` the query. */
+  @IsIn(NESTED_CONNECTION_POLICIES, { message: `DATABASE_NESTED_CONNECTIONS must be one of ${NESTED_CONNECTION_POLICIES.join(', ')}` })
+  DATABASE_NESTED_CONNECTIONS: NestedConnectionPolicy = 'log';
 
   @IsInt({ message: 'HEALTH_PORT must be an integer' })
   @Min(0)

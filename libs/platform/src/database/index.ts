@@ -5,3 +5,4 @@ export * from './prepared-entity-query';
 export * from './transactions';
 export * from './postgres-transactions';
 export * from './in-memory-tables';
+export * from './nested-connection-guard';
