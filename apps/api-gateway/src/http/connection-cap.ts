@@ -29,6 +29,9 @@ export function capConnectionsPerAddress(fastify: FastifyInstance, options: Conn
     labelNames: ['by'],
     registers: [options.registry],
   });
+  // Both present from the start, at 0, so an alert can compare them with what came before.
+  refused.labels({ by: 'connection' });
+  refused.labels({ by: 'request' });
   const connections = new AddressSlots(options.perAddress);
   new Gauge({
     name: `${METRIC_PREFIX}http_connections_open`,
