@@ -7,7 +7,8 @@
 #   webhook-delivery       node dist/apps/webhook-delivery/apps/webhook-delivery/src/main.js
 #
 # Append `migrate` to a back-end app's command to apply its schema's migrations and exit 0
-# (api-gateway has no migrations). The admin command line (docs/operations.md):
+# (api-gateway has no migrations; it needs PUBLIC_BASE_URL, the URL clients reach it at). The admin
+# command line (docs/operations.md):
 #   node dist/apps/agents-service/apps/agents-service/src/cli/admin-cli.js users create --email E
 #   e.g. docker compose exec agents-service node dist/apps/agents-service/apps/agents-service/src/cli/admin-cli.js users create --email me@example.com
 #

@@ -11,6 +11,9 @@ if (!process.env.WEBHOOK_SECRET_KEY) {
   process.stderr.write('WEBHOOK_SECRET_KEY is not set: using the development key. Set your own outside development.\n');
 }
 
+// The gateway requires the public base of the URLs it hands out; here, where it listens on this machine.
+if (!process.env.PUBLIC_BASE_URL) process.env.PUBLIC_BASE_URL = `http://localhost:${process.env.PORT || '3000'}`;
+
 migrateAll();
 printSetupToken();
 

@@ -17,11 +17,16 @@ interface ExportedSpan {
 /** An OTLP/HTTP (JSON) trace receiver: what the exporter of every app posts to /v1/traces. */
 class OtlpReceiver {
   readonly spans: ExportedSpan[] = [];
+  /** Every payload as it arrived, to look for what no span may carry. */
+  exported = '';
   private readonly server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk) => (body += chunk));
     req.on('end', () => {
-      if (req.url === '/v1/traces') this.collect(JSON.parse(body));
+      if (req.url === '/v1/traces') {
+        this.exported += body;
+        this.collect(JSON.parse(body));
+      }
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
   });
@@ -82,6 +87,18 @@ describe('Tracing', () => {
     expect(gatewaySpans.some((s) => s.name.startsWith('POST'))).toBe(true);
     // And the insert it made is in the same trace.
     expect(trace.some((s) => s.service === 'agents-service' && /INSERT|pg\.query/i.test(s.name))).toBe(true);
+  });
+
+  it("carries an inbound URL's path without its token", async () => {
+    const token = 'c3Bhbi1hdHRyaWJ1dGVzLW11c3QtbmV2ZXItY2FycnktdGhpcw';
+    const triggerId = '0b8f6a52-3c1d-4e5f-8a9b-0c1d2e3f4a5b';
+    // No GET route: answered 404 at once, and traced like any request.
+    expect((await http(system.gatewayUrls()[0], 'GET', `/hooks/${triggerId}/${token}`)).status).toBe(404);
+    for (let waited = 0; waited < 10_000 && !receiver.exported.includes(`/hooks/${triggerId}/`); waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(receiver.exported).toContain(`/hooks/${triggerId}/[redacted]`);
+    expect(receiver.exported).not.toContain(token);
   });
 
   it('is off without an endpoint: nothing is exported', async () => {

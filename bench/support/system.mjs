@@ -31,6 +31,7 @@ export async function startSystem({ apps, env = {}, appEnv = {}, processEnv = []
     REDIS_PREFIX: `aas-bench-${id}`,
     LOG_LEVEL: 'warn',
     PORT: String(gatewayPort),
+    PUBLIC_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
     WEBHOOK_SECRET_KEY: Buffer.from('benchmark-only-webhook-key-32byt').toString('base64'),
     ...env,
   };

@@ -73,7 +73,7 @@ export class AppSystem {
   spawn(app, index, port) {
     const log = join(this.logDir, `${app}-${index}.log`);
     const out = createWriteStream(log, { flags: 'a' });
-    const portSetting = app === 'api-gateway' ? { PORT: String(port) } : { HEALTH_PORT: String(port) };
+    const portSetting = app === 'api-gateway' ? { PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` } : { HEALTH_PORT: String(port) };
     const child = spawn(process.execPath, [this.entryOf(app)], {
       env: { ...this.env, ...portSetting },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -85,7 +85,7 @@ export class ProcessSystem {
   /** Starts one more process of an app (not waiting for it to be healthy). */
   async spawn(app: AppName, env: Env = {}): Promise<AppProcess> {
     const port = await freePort();
-    const portSetting = app === 'api-gateway' ? { PORT: String(port) } : { HEALTH_PORT: String(port) };
+    const portSetting = app === 'api-gateway' ? { PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` } : { HEALTH_PORT: String(port) };
     const child = spawn(process.execPath, [entry(app)], {
       env: { ...this.baseEnv(), ...this.options.appEnv?.[app], ...env, ...portSetting },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -25,6 +25,9 @@ type Env = Record<string, string>;
 /** A fixed key for encrypting webhook secrets in tests (32 bytes, base64). */
 export const TEST_WEBHOOK_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
 
+/** The base of the inbound URLs that in-process gateways answer (their paths lead to any of them). */
+export const TEST_PUBLIC_BASE_URL = 'http://gateway.test';
+
 /**
  * The real apps, each a Nest application with its own Redis and PostgreSQL
  * connections and transport consumer, against this test file's own database
@@ -66,6 +69,8 @@ export class TestSystem {
       RATE_LIMIT_REQUESTS: '0',
       RATE_LIMIT_UNAUTHENTICATED_REQUESTS: '0',
       WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
+      // Required by the gateway; a gateway's port is known only once it listens, so tests use the paths of the URLs it answers.
+      PUBLIC_BASE_URL: TEST_PUBLIC_BASE_URL,
     };
   }
 

@@ -1,5 +1,6 @@
 import { CommonEnv } from '@aas/platform';
 import { IsIn, IsInt, IsString, Matches, Max, Min } from 'class-validator';
+import { IsAtLeastSetting } from './is-at-least-setting';
 import { IsTrustProxySetting } from './trust-proxy';
 
 export class GatewayEnv extends CommonEnv {
@@ -60,11 +61,44 @@ export class GatewayEnv extends CommonEnv {
   RATE_LIMIT_INBOUND_ENDPOINT_REQUESTS: number = 600;
 
   /**
-   * The public base of inbound webhook URLs (for example https://aas.example.com); empty: the
-   * protocol and host the creating request reached.
+   * The public base of inbound webhook URLs (for example https://aas.example.com). Required: a URL
+   * is never built from the Host header a caller sent.
    */
-  @Matches(/^$|^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, { message: 'PUBLIC_BASE_URL must be empty or an http(s) URL without query or fragment' })
-  PUBLIC_BASE_URL: string = '';
+  @Matches(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, {
+    message: 'PUBLIC_BASE_URL must be set to the http(s) URL clients reach the gateway at (no query or fragment), e.g. https://aas.example.com',
+  })
+  PUBLIC_BASE_URL!: string;
+
+  // The edge (docs/operations.md, "Connections and timeouts"): what a client may hold open.
+
+  /** Time to receive a request's headers, from the connection's first byte (or from its start when it sends none); over it a 408 and the connection is closed. */
+  @IsInt({ message: 'HTTP_HEADERS_TIMEOUT_MS must be an integer' })
+  @Min(100)
+  @Max(300_000)
+  HTTP_HEADERS_TIMEOUT_MS: number = 10_000;
+
+  /** Time to receive a whole request, headers and body; never applies to the response (event streams stay open). */
+  @IsInt({ message: 'HTTP_REQUEST_TIMEOUT_MS must be an integer' })
+  @Min(100)
+  @Max(3_600_000)
+  @IsAtLeastSetting('HTTP_HEADERS_TIMEOUT_MS')
+  HTTP_REQUEST_TIMEOUT_MS: number = 30_000;
+
+  /** How long a keep-alive connection may stay idle between requests. Behind a proxy that reuses connections, above its idle timeout. */
+  @IsInt({ message: 'HTTP_KEEP_ALIVE_TIMEOUT_MS must be an integer' })
+  @Min(100)
+  @Max(600_000)
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: number = 5_000;
+
+  /**
+   * Connections one client address (IPv6: its /64) may hold open to this gateway replica; over it a
+   * new connection is closed unanswered. Behind TRUST_PROXY, the requests in progress of one
+   * forwarded client address, over it a 429. 0 turns the cap off.
+   */
+  @IsInt({ message: 'HTTP_CONNECTIONS_PER_ADDRESS must be an integer' })
+  @Min(0)
+  @Max(1_000_000)
+  HTTP_CONNECTIONS_PER_ADDRESS: number = 256;
 
   /** Where the built console is (npm run build writes dist/console); empty means dist/console under the working directory. */
   @IsString()

@@ -20,6 +20,6 @@ describe(parseTrustProxy.name, () => {
 
   it('stops the gateway at start with a message naming the setting', () => {
     expect(() => validateEnv(GatewayEnv, { TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY must be false or a comma-separated list/);
-    expect(validateEnv(GatewayEnv, {}).TRUST_PROXY).toBe('false');
+    expect(validateEnv(GatewayEnv, { PUBLIC_BASE_URL: 'http://localhost:3000' }).TRUST_PROXY).toBe('false');
   });
 });

@@ -11,7 +11,9 @@ import { buildOpenApiDocument } from './openapi-document';
  * `npm run sdk:generate` writes it for libs/sdk.
  */
 export async function offlineOpenApiDocument(): Promise<OpenAPIObject> {
-  const app = await NestFactory.create(ApiGatewayModule.forRoot(), new FastifyAdapter(), { preview: true, logger: false, abortOnError: false });
+  // The settings are still validated; nothing here builds a URL, so any base will do.
+  const settings = { PUBLIC_BASE_URL: 'http://localhost' };
+  const app = await NestFactory.create(ApiGatewayModule.forRoot(settings), new FastifyAdapter(), { preview: true, logger: false, abortOnError: false });
   try {
     return buildOpenApiDocument(app);
   } finally {

@@ -1,10 +1,8 @@
-import type { FastifyRequest } from 'fastify';
-
 /**
- * The public URL of an inbound endpoint: under PUBLIC_BASE_URL when it is set, else under the
- * address this request reached (its protocol and host, from X-Forwarded-* only under TRUST_PROXY).
+ * The public URL of an inbound endpoint, always under PUBLIC_BASE_URL (required at start): never
+ * built from the Host or X-Forwarded-Host a caller sent, which could make the gateway hand out
+ * a URL, and so a token, pointing at someone else's host.
  */
-export function publicHookUrl(publicBaseUrl: string, request: FastifyRequest, triggerId: string, token: string): string {
-  const base = publicBaseUrl !== '' ? publicBaseUrl.replace(/\/+$/, '') : `${request.protocol}://${request.host}`;
-  return `${base}/hooks/${triggerId}/${token}`;
+export function publicHookUrl(publicBaseUrl: string, triggerId: string, token: string): string {
+  return `${publicBaseUrl.replace(/\/+$/, '')}/hooks/${triggerId}/${token}`;
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
@@ -12,7 +12,6 @@ import {
   UpdateTriggerRequest,
 } from '@aas/contracts';
 import { ServiceClient } from '@aas/platform';
-import type { FastifyRequest } from 'fastify';
 import { CallerId, RequestId } from '../caller/caller';
 import { GatewayEnv } from '../config/gateway.env';
 import { ApiProblems } from '../openapi/api-problems.decorator';
@@ -52,14 +51,13 @@ export class TriggersController {
     @RequestId() requestId: string,
     @Param('agent_id') agentId: string,
     @Body() body: CreateTriggerRequest,
-    @Req() request: FastifyRequest,
   ): Promise<CreatedTriggerDto> {
     const created = await this.services.request<TriggerWithCredentials>(
       SchedulerPatterns.CreateTrigger,
       { ...body, user_id: userId, agent_id: agentId },
       requestId,
     );
-    return { ...created.trigger, ...this.credentials(created, request) };
+    return { ...created.trigger, ...this.credentials(created) };
   }
 
   @Get(':trigger_id')
@@ -116,18 +114,17 @@ export class TriggersController {
     @RequestId() requestId: string,
     @Param('agent_id') agentId: string,
     @Param('trigger_id') triggerId: string,
-    @Req() request: FastifyRequest,
   ): Promise<TriggerCredentialsDto> {
     const rotated = await this.services.request<TriggerWithCredentials>(
       SchedulerPatterns.RotateTrigger,
       { user_id: userId, agent_id: agentId, trigger_id: triggerId },
       requestId,
     );
-    return this.credentials(rotated, request) as TriggerCredentialsDto;
+    return this.credentials(rotated) as TriggerCredentialsDto;
   }
 
-  private credentials(result: TriggerWithCredentials, request: FastifyRequest): Partial<TriggerCredentialsDto> {
+  private credentials(result: TriggerWithCredentials): Partial<TriggerCredentialsDto> {
     if (result.token === undefined) return {};
-    return { url: publicHookUrl(this.publicBaseUrl, request, result.trigger.trigger_id, result.token), secret: result.secret };
+    return { url: publicHookUrl(this.publicBaseUrl, result.trigger.trigger_id, result.token), secret: result.secret };
   }
 }

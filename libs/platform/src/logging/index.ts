@@ -1,2 +1,3 @@
+export * from './loggable-url';
 export * from './logging.module';
 export * from './request-log';
