@@ -37,7 +37,7 @@ export class InboundHooksService {
       payload,
       headers: message.headers,
       trigger: { id: trigger.id, name: trigger.name, kind: trigger.kind },
-    });
+    })?.text;
     const outcome = await this.runs.startOne({
       user_id: trigger.userId,
       agent_id: trigger.agentId,
