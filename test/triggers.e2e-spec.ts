@@ -22,8 +22,8 @@ describe('Triggers', () => {
     runtime.handler = lines({ type: 'completed', outcome: 'success' });
     system = await TestSystem.start({
       runsEnv: { AGENT_RUNTIME_URL: runtime.url, AGENT_RUNTIME_SECRET: 'triggers-runtime-secret-0123456789' },
-      schedulerEnv: { TRIGGER_MAX_DEPTH: String(MAX_DEPTH), QUOTA_TRIGGERS_PER_AGENT: '4' },
-      gatewayEnv: { RATE_LIMIT_INBOUND_ENDPOINT_REQUESTS: String(ENDPOINT_LIMIT), RATE_LIMIT_UNAUTHENTICATED_REQUESTS: '10000' },
+      schedulerEnv: { TRIGGER_MAX_DEPTH: String(MAX_DEPTH), QUOTA_TRIGGERS_PER_AGENT: '4', RATE_LIMIT_INBOUND_ENDPOINT_REQUESTS: String(ENDPOINT_LIMIT) },
+      gatewayEnv: { RATE_LIMIT_UNAUTHENTICATED_REQUESTS: '10000' },
     });
     base = system.url();
     [alice, mallory] = [await freshUser(system, 'alice'), await freshUser(system, 'mallory')];
