@@ -18,6 +18,7 @@ import {
 import { ProblemDetailDto } from '../dto/problem-detail.dto';
 import { CreateTriggerRequest, TRIGGER_KINDS, TriggerDto, TriggerKind, UpdateTriggerRequest } from '../dto/triggers.dto';
 import { USER_MESSAGE_MAX_LENGTH } from '../dto/runs.dto';
+import { IsWellFormedText } from '../dto/text.validators';
 import { RUN_START_BATCH_MAX } from './runs.messages';
 import { AgentScopedMessage } from './user-scoped.message';
 
@@ -86,6 +87,7 @@ export class TriggeredRunStart {
   @IsOptional()
   @IsString()
   @MaxLength(USER_MESSAGE_MAX_LENGTH)
+  @IsWellFormedText()
   user_message?: string;
 
   /** Event-trigger hops from the run that started the chain (0 for an inbound call). */
