@@ -96,9 +96,18 @@ export class TriggeredRunStart {
   @Max(1000)
   depth!: number;
 
-  /** What the runtime gets as the dispatch's `trigger` (payload, headers, source run). */
+  /** What the runtime gets as the dispatch's `trigger` (payload, headers, source run); or `data_json`. */
+  @IsOptional()
   @IsObject()
-  data!: Record<string, unknown>;
+  data?: Record<string, unknown>;
+
+  /**
+   * `data` as JSON text, as inbound calls send it: a payload of any shape then costs runs-service one
+   * JSON.parse, not a walk by the validation pipe (whose member limits a payload need not keep).
+   */
+  @IsOptional()
+  @IsString()
+  data_json?: string;
 }
 
 export class StartTriggeredRunsMessage {
