@@ -53,7 +53,7 @@ export function checkTemplate(template: string): void {
  * The rendered message, or undefined without a template. Rendering walks the parsed template with a
  * budget: it stops when the output reaches the longest user_message, or after TEMPLATE_MAX_STEPS
  * steps, and the run gets what was rendered until then; so no payload makes one call's rendering
- * cost more than a few milliseconds (docs/triggers.md). A stored template that breaks a rule made
+ * cost more than about 10-15 ms (docs/triggers.md). A stored template that breaks a rule made
  * after it was stored renders as an empty message.
  */
 export function renderMessage(template: string | null, view: TemplateView): RenderedMessage | undefined {
