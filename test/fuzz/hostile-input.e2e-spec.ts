@@ -6,6 +6,7 @@ import { freshUser } from '../support/test-users';
 import { ApiOperation, labelOf, operationsOf } from './support/api-operations';
 import { FuzzCase, Fixtures, OperationCases } from './support/case-generator';
 import { describeViolations, runCases, summary } from './support/fuzz-runner';
+import { hostileInboundBodies, hostileTemplates } from './support/hostile-inbound';
 import { RawHttpClient } from './support/raw-http';
 import { SeededRandom } from './support/seeded-random';
 
@@ -170,6 +171,27 @@ describe('Hostile input to every endpoint (fuzz)', () => {
     expect(render(generate(seed, 5))).toBe(render(generate(seed, 5)));
     expect(render(generate(seed, 5))).not.toBe(render(generate(seed + 1, 5)));
   });
+
+  it('takes hostile bodies at a real inbound endpoint and hostile templates at trigger creation: a right 4xx or 2xx, no 5xx, nothing stalls', async () => {
+    // The endpoint renders its payload and headers, so every body that is taken is rendered too; a second one holds a template bomb.
+    const agentId = fixtures.ids.agent_id;
+    const created = await Promise.all(
+      ['{{#payload}}{{.}}{{/payload}} {{payload.a}} {{headers.x-fuzz}} {{headers.x-hub-signature-256}}', `${'{{#payload.a}}'.repeat(300)}x${'{{/payload.a}}'.repeat(300)}`].map(
+        (message_template) => post(`/v1/agents/${agentId}/triggers`, { kind: 'webhook', name: 'fuzz-inbound', message_template }),
+      ),
+    );
+    const templateAgent = (await post('/v1/agents', {})).agent.agent_id;
+    const cases = [
+      ...created.flatMap((trigger) => hostileInboundBodies(new URL(trigger.url).pathname, BODY_LIMIT_BYTES)),
+      ...hostileTemplates(`/v1/agents/${templateAgent}/triggers`, KEY),
+    ];
+    const client = new RawHttpClient(new URL(base), 4, 20_000);
+    const { violations, stats } = await runCases(client, cases, 4).finally(() => client.close());
+    if (violations.length > 0) throw new Error(describeViolations(seed, violations));
+    expect(stats.total).toBe(cases.length);
+    expect(stats.byStatus.get(202)).toBeGreaterThan(20);
+    expect((await http(base, 'GET', '/readyz/deep')).status).toBe(200);
+  }, 120_000);
 
   it('answers thousands of hostile requests with a right 4xx (or a 2xx) and Problem Details, never a 5xx', async () => {
     const cases = generate(seed);

@@ -15,6 +15,7 @@ import { StreamSlots } from './runs/streams/stream-slots';
 import { RunsController } from './runs/runs.controller';
 import { AgentScheduleController, SchedulesController } from './schedules/schedules.controller';
 import { InboundHooksController } from './triggers/inbound-hooks.controller';
+import { VerifiedHookUrls } from './triggers/verified-hook-urls';
 import { TriggersController } from './triggers/triggers.controller';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { InstructionsController } from './instructions/instructions.controller';
@@ -34,7 +35,7 @@ export class ApiGatewayModule {
         GatewayHealthModule,
         MetricsModule.forApp('api-gateway'),
       ],
-      providers: [RunEventStreams, RunEventHub, StreamSlots, HttpMetrics],
+      providers: [RunEventStreams, RunEventHub, StreamSlots, HttpMetrics, VerifiedHookUrls],
       controllers: [ConsoleAuthController, MeController, ApiKeysController, AgentsController, WorkspacesController, InstructionsController, RunsController, RunEventStreamController, AgentScheduleController, SchedulesController, WebhooksController, TriggersController, InboundHooksController],
     };
   }

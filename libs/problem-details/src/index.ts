@@ -5,3 +5,4 @@ export * from './to-problem';
 export * from './problem-details.filter';
 export * from './validation';
 export * from './outage';
+export * from './request-shape';

@@ -11,6 +11,11 @@ export interface ProblemDetail {
   quota?: string;
   /** That quota's value. */
   limit?: number;
+  /**
+   * A 429's Retry-After in seconds, carried from the service that refused to the gateway, which sends
+   * it as the header (not in the body).
+   */
+  retry_after?: number;
   request_id?: string;
 }
 

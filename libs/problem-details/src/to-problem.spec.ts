@@ -9,6 +9,7 @@ import {
   RemoteProblemError,
   ResourceNotFoundError,
   ServiceUnavailableError,
+  TooManyRequestsError,
   UnauthorizedError,
   ValidationFailedError,
 } from './domain-error';
@@ -58,6 +59,13 @@ describe('toProblem', () => {
   it('passes the quota members of a remote quota-exceeded problem through', () => {
     const problem = toProblem(new QuotaExceededError('too many', 'webhooks_per_agent', 20));
     expect(toProblem(new RemoteProblemError({ ...problem, internal: SECRET } as ProblemDetail))).toEqual(problem);
+  });
+
+  it("carries a 429's Retry-After across a service boundary, and only a 429's", () => {
+    const problem = toProblem(new TooManyRequestsError('slow down', 7));
+    expect(problem).toMatchObject({ status: 429, retry_after: 7 });
+    expect(toProblem(new RemoteProblemError(problem))).toEqual(problem);
+    expect(toProblem(new RemoteProblemError({ ...toProblem(new ConflictError('x')), retry_after: 7 }))).not.toHaveProperty('retry_after');
   });
 
   it('keeps the field errors of a ValidationFailedError', () => {

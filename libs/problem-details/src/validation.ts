@@ -1,6 +1,8 @@
 import { ValidationError, ValidationPipe } from '@nestjs/common';
+import * as classTransformer from 'class-transformer';
 import { ValidationFailedError } from './domain-error';
 import { FieldError } from './problem-detail';
+import { checkRequestShape } from './request-shape';
 
 export function flattenValidationErrors(errors: ValidationError[], parent = ''): FieldError[] {
   return errors.flatMap((error) => {
@@ -19,6 +21,14 @@ export function createValidationPipe(): ValidationPipe {
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
+    // class-transformer, bounded: a request with too many members is a 400 before it walks them.
+    transformerPackage: {
+      plainToInstance: (cls, plain, options) => {
+        checkRequestShape(plain);
+        return classTransformer.plainToInstance(cls, plain, options);
+      },
+      classToPlain: (object, options) => classTransformer.instanceToPlain(object, options),
+    },
     exceptionFactory: (errors) => {
       const fieldErrors = flattenValidationErrors(errors);
       const detail = fieldErrors.map((e) => e.message).join('; ') || 'Request validation failed';

@@ -599,7 +599,7 @@ export interface paths {
         put?: never;
         /**
          * Start one run of the trigger's agent with this JSON payload
-         * @description A repeated webhook-id, X-GitHub-Delivery or Idempotency-Key header within 24 hours answers the first call's run. An unknown, disabled or deleted trigger and a wrong token are a 404; a missing or bad signature is a 401.
+         * @description A repeated webhook-id, X-GitHub-Delivery or Idempotency-Key header within 24 hours answers the first call's run (for a GitHub-verified endpoint: the same signed body). An unknown, disabled or deleted trigger and a wrong token are a 404; a missing or bad signature is a 401; a body with NUL or unpaired surrogates, non-finite numbers or more than 32 levels is a 400.
          */
         post: operations["InboundHooksController_receive"];
         delete?: never;

@@ -21,6 +21,8 @@ export interface FuzzCase {
   category: string;
   mutation: string;
   expected: readonly number[];
+  /** The longest the answer may take (nothing hostile may stall a service); unchecked when absent. */
+  maxMs?: number;
   build(): RawRequest;
 }
 

@@ -30,6 +30,7 @@ export function problemsWith(c: FuzzCase, res: RawResponse): string[] {
   else if (!c.expected.includes(status) && status !== 429 && !isQuotaExceeded(res)) {
     problems.push(`status ${status}, expected ${c.expected.join(' or ')}`);
   }
+  if (c.maxMs !== undefined && res.ms > c.maxMs) problems.push(`an answer after ${res.ms} ms, more than ${c.maxMs}`);
   const requestId = res.headers['x-request-id'];
   if (typeof requestId !== 'string' || !SANE_REQUEST_ID.test(requestId)) problems.push(`x-request-id ${JSON.stringify(requestId)}`);
   const type = String(res.headers['content-type'] ?? '');

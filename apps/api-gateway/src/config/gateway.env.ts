@@ -55,11 +55,6 @@ export class GatewayEnv extends CommonEnv {
   @IsTrustProxySetting()
   TRUST_PROXY: string = 'false';
 
-  /** Calls one inbound webhook endpoint (trigger URL) may take per RATE_LIMIT_WINDOW_SECONDS, from all addresses together. 0 turns it off. */
-  @IsInt({ message: 'RATE_LIMIT_INBOUND_ENDPOINT_REQUESTS must be an integer' })
-  @Min(0)
-  RATE_LIMIT_INBOUND_ENDPOINT_REQUESTS: number = 600;
-
   /**
    * The public base of inbound webhook URLs (for example https://aas.example.com). Required: a URL
    * is never built from the Host header a caller sent.

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
+import { JSON_VALUE_MAX_DEPTH } from '@aas/contracts';
 import { REQUEST_ID_HEADER } from '@aas/platform';
 import {
   DomainError,
@@ -17,7 +18,7 @@ import {
  * is 3 levels; the limit only has to stop a body nested thousands deep, which
  * would overflow the stack of class-transformer in the validation pipe (a 500).
  */
-export const MAX_JSON_DEPTH = 32;
+export const MAX_JSON_DEPTH = JSON_VALUE_MAX_DEPTH;
 
 /**
  * FastifyAdapter options that turn what Fastify answers on its own, before

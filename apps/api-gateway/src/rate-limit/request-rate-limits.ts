@@ -4,10 +4,9 @@ import { REDIS, RedisKeyspace } from '@aas/platform';
 import { TooManyRequestsError } from '@aas/problem-details';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Redis from 'ioredis';
-import { createHash } from 'node:crypto';
 import { GatewayEnv } from '../config/gateway.env';
 import { addressKey } from './client-address';
-import { RateLimitDecision, WindowRateLimiter } from './window-rate-limiter';
+import { RateLimitDecision, WindowRateLimiter } from '@aas/platform';
 
 /**
  * The gateway's two allowances, counted in Redis across every replica: one per user, shared by all
@@ -19,7 +18,6 @@ import { RateLimitDecision, WindowRateLimiter } from './window-rate-limiter';
 export class RequestRateLimits {
   private readonly perUser?: WindowRateLimiter;
   private readonly perAddress?: WindowRateLimiter;
-  private readonly perInboundEndpoint?: WindowRateLimiter;
 
   constructor(config: ConfigService<GatewayEnv, true>, @Inject(REDIS) redis: Redis, keyspace: RedisKeyspace) {
     const window = config.get('RATE_LIMIT_WINDOW_SECONDS', { infer: true });
@@ -28,10 +26,6 @@ export class RequestRateLimits {
     if (userLimit > 0) this.perUser = new WindowRateLimiter(redis, keyspace.key('gateway', 'rate-limit', 'user'), userLimit, window);
     if (addressLimit > 0) {
       this.perAddress = new WindowRateLimiter(redis, keyspace.key('gateway', 'rate-limit', 'address'), addressLimit, window);
-    }
-    const endpointLimit = config.get('RATE_LIMIT_INBOUND_ENDPOINT_REQUESTS', { infer: true });
-    if (endpointLimit > 0) {
-      this.perInboundEndpoint = new WindowRateLimiter(redis, keyspace.key('gateway', 'rate-limit', 'inbound'), endpointLimit, window);
     }
   }
 
@@ -50,15 +44,30 @@ export class RequestRateLimits {
   }
 
   /**
-   * Counts a call to an inbound webhook endpoint against its URL (RATE_LIMIT_INBOUND_ENDPOINT_REQUESTS).
-   * Keyed by a digest of the trigger id and token, so guesses with wrong tokens (bounded by the
-   * address allowance) never use up the real endpoint's allowance.
+   * Before an inbound webhook call is passed on: a 429 when its address has used up its allowance
+   * (RATE_LIMIT_UNAUTHENTICATED_REQUESTS, to which failed inbound calls count) and the URL it calls is
+   * not one that passed verification lately (`urlVerified`, asked only then). So an address shared by
+   * many senders (GitHub's, Stripe's) that one tenant made fail still reaches the endpoints that work.
    */
-  async chargeInboundEndpoint(triggerId: string, token: string, reply: FastifyReply): Promise<void> {
-    if (!this.perInboundEndpoint) return;
-    const key = createHash('sha256').update(`${triggerId}/${token}`).digest('base64url');
-    const decision = await this.perInboundEndpoint.consume(key);
-    answer(decision, reply, `This endpoint received more than ${decision.limit} calls in the current window`);
+  async refuseInboundFromFailingAddress(request: FastifyRequest, reply: FastifyReply, urlVerified: () => Promise<boolean>): Promise<void> {
+    const blockedMs = this.perAddress?.blockedForMs(addressKey(request.ip)) ?? 0;
+    if (blockedMs === 0 || (await urlVerified())) return;
+    const retryAfter = Math.max(1, Math.ceil(blockedMs / 1000));
+    answer({ allowed: false, limit: this.perAddress!.limit, remaining: 0, resetSeconds: retryAfter }, reply, `This address made more than ${this.perAddress!.limit} failed calls or requests without a verified API key in the current window`);
+  }
+
+  /**
+   * An inbound webhook call that failed verification (an unknown endpoint, a wrong token, a bad signature)
+   * counts against its address; calls that passed never do. The call keeps its own answer (404, 401);
+   * the address's next calls meet refuseInboundFromFailingAddress.
+   */
+  async chargeInboundFailure(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    if (!this.perAddress) return;
+    const decision = await this.perAddress.consume(addressKey(request.ip));
+    void reply
+      .header('ratelimit-limit', String(decision.limit))
+      .header('ratelimit-remaining', String(decision.remaining))
+      .header('ratelimit-reset', String(decision.resetSeconds));
   }
 }
 

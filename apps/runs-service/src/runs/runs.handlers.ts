@@ -17,6 +17,7 @@ import {
   StartTriggeredRunsMessage,
   StartTriggeredRunsResponse,
   SuccessResponse,
+  TriggeredRunStart,
 } from '@aas/contracts';
 import { toProblem } from '@aas/problem-details';
 import { scheduleFireKey, triggerDeliveryKey } from '../acceptance/idempotency-keys';
@@ -69,7 +70,7 @@ export class RunsHandlers {
         idempotencyKey: triggerDeliveryKey(start.trigger_id, start.delivery_key),
         runMode: 'run' as const,
         goal: start.user_message ?? null,
-        trigger: { runKind: start.trigger_kind, scheduleAgentId: null, triggerId: start.trigger_id, depth: start.depth, data: start.data },
+        trigger: { runKind: start.trigger_kind, scheduleAgentId: null, triggerId: start.trigger_id, depth: start.depth, data: triggerData(start) },
         skipDeployCheck: false,
         agentGeneration: start.agent_generation,
       })),
@@ -111,4 +112,9 @@ export class RunsHandlers {
     await this.runs.delete(message.user_id, message.agent_id, message.run_id);
     return { deleted: true };
   }
+}
+
+/** A start's trigger data, sent as an object or (inbound calls) as JSON text, which its sender produced with JSON.stringify. */
+function triggerData(start: TriggeredRunStart): Record<string, unknown> | undefined {
+  return start.data_json === undefined ? start.data : (JSON.parse(start.data_json) as Record<string, unknown>);
 }

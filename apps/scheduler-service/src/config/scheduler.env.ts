@@ -56,4 +56,23 @@ export class SchedulerEnv extends ServiceEnv {
   @Min(1)
   @Max(1000)
   TRIGGER_MAX_DEPTH: number = 10;
+
+  /**
+   * Calls one inbound endpoint may take per RATE_LIMIT_WINDOW_SECONDS, from all addresses together, counted
+   * once the call passed its token and signature checks (so strangers cannot use it up). 0 turns it off.
+   */
+  @IsInt({ message: 'RATE_LIMIT_INBOUND_ENDPOINT_REQUESTS must be an integer' })
+  @Min(0)
+  RATE_LIMIT_INBOUND_ENDPOINT_REQUESTS: number = 600;
+
+  /** Verified inbound calls to all of one user's endpoints together per RATE_LIMIT_WINDOW_SECONDS; 0 turns it off. */
+  @IsInt({ message: 'RATE_LIMIT_INBOUND_OWNER_REQUESTS must be an integer' })
+  @Min(0)
+  RATE_LIMIT_INBOUND_OWNER_REQUESTS: number = 1200;
+
+  /** The window of the inbound limits: the same setting, and the same value, as the gateway's rate limits. */
+  @IsInt({ message: 'RATE_LIMIT_WINDOW_SECONDS must be an integer' })
+  @Min(1)
+  @Max(86_400)
+  RATE_LIMIT_WINDOW_SECONDS: number = 60;
 }

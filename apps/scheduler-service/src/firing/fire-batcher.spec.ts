@@ -1,4 +1,5 @@
 import { RUN_START_BATCH_MAX, ScheduleFireEvent } from '@aas/contracts';
+import { ProblemCode, RemoteProblemError, problemFromCode } from '@aas/problem-details';
 import { FireBatcher, LATE_FIRES_GATHER_MS } from './fire-batcher';
 import { ScheduledRunStarter } from './scheduled-run-starter';
 
@@ -10,14 +11,16 @@ const fireAt = (ms: number, agent = `agent-${Math.random()}`): ScheduleFireEvent
   fire_time: new Date(ms).toISOString(),
 });
 
-/** Records the batches it is given; `failWith` makes the next batches fail. */
+/** Records the batches it is given; `failWith` makes the next batches fail, `poisoned` any batch holding that agent's fire. */
 class FakeStarter {
   readonly batches: ScheduleFireEvent[][] = [];
   failWith?: Error;
+  poisoned?: string;
 
   async start(fires: ScheduleFireEvent[]): Promise<void> {
     this.batches.push(fires);
     if (this.failWith) throw this.failWith;
+    if (fires.some((f) => f.agent_id === this.poisoned)) throw new RemoteProblemError(problemFromCode(ProblemCode.Internal, 'unexpected'));
   }
 }
 
@@ -78,6 +81,15 @@ describe(FireBatcher.name, () => {
     const results = Promise.allSettled([sut.fire(fireAt(NOW + 10)), sut.fire(fireAt(NOW + 10))]);
     await jest.advanceTimersByTimeAsync(10);
     expect((await results).map((r) => r.status)).toEqual(['rejected', 'rejected']);
+  });
+
+  it('starts again in halves a batch runs-service refused whole, so only the fire to blame fails', async () => {
+    starter.poisoned = 'bad';
+    const fires = ['a', 'b', 'bad', 'c', 'd'].map((agent) => fireAt(NOW + 10, agent));
+    const results = Promise.allSettled(fires.map((f) => sut.fire(f)));
+    await jest.advanceTimersByTimeAsync(10);
+    expect((await results).map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    expect(starter.batches[0]).toHaveLength(5);
   });
 
   it('splits an instant with more fires than one request may carry', async () => {

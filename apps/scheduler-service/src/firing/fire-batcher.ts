@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { RUN_START_BATCH_MAX, ScheduleFireEvent } from '@aas/contracts';
+import { refusedWhole, settleSplitting } from '@aas/platform';
 import { ScheduledRunStarter } from './scheduled-run-starter';
 
 /**
@@ -19,7 +20,9 @@ interface WaitingFire {
  * Holds each fire until its fire time and starts all the fires of one instant
  * together: many schedules are due at the same second (every minute on the
  * minute, every 10 s, …), and one request for all of them costs about what one
- * fire did.
+ * fire did. A batch runs-service refused as a whole is started again in halves,
+ * down to single fires, so one fire to blame fails only its own job (runs are
+ * keyed by fire time: none starts twice).
  */
 @Injectable()
 export class FireBatcher {
@@ -45,12 +48,23 @@ export class FireBatcher {
   private release(at: number): void {
     const batch = this.waiting.get(at) ?? [];
     this.waiting.delete(at);
-    for (let i = 0; i < batch.length; i += RUN_START_BATCH_MAX) {
-      const chunk = batch.slice(i, i + RUN_START_BATCH_MAX);
-      this.starter.start(chunk.map((w) => w.fire)).then(
-        () => chunk.forEach((w) => w.resolve()),
-        (error: unknown) => chunk.forEach((w) => w.reject(error)),
-      );
-    }
+    for (let i = 0; i < batch.length; i += RUN_START_BATCH_MAX) void this.startChunk(batch.slice(i, i + RUN_START_BATCH_MAX));
+  }
+
+  private async startChunk(chunk: WaitingFire[]): Promise<void> {
+    const start = async (fires: ScheduleFireEvent[]) => {
+      await this.starter.start(fires);
+      return fires.map(() => undefined);
+    };
+    const settled = await settleSplitting(
+      chunk.map((w) => w.fire),
+      start,
+      refusedWhole,
+    );
+    chunk.forEach((waiting, i) => {
+      const result = settled[i];
+      if ('value' in result) waiting.resolve();
+      else waiting.reject(result.error);
+    });
   }
 }

@@ -64,7 +64,7 @@ function startOf(trigger: TriggerEntity, event: RunLifecycleEvent, depth: number
     trigger_kind: 'event',
     agent_generation: Number(trigger.agentGeneration),
     delivery_key: `run:${event.run_id}:${event.event}`,
-    user_message: renderMessage(trigger.messageTemplate, { source_run: sourceRun, trigger: { id: trigger.id, name: trigger.name, kind: trigger.kind } }),
+    user_message: renderMessage(trigger.messageTemplate, { source_run: sourceRun, trigger: { id: trigger.id, name: trigger.name, kind: trigger.kind } })?.text,
     depth,
     data: { source_run: sourceRun },
   };

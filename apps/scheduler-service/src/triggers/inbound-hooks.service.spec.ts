@@ -1,8 +1,11 @@
 import { InboundHookMessage, StartTriggeredRunsResponse, TriggeredRunStart } from '@aas/contracts';
 import { SecretBox, ServiceClient } from '@aas/platform';
-import { RemoteProblemError, ResourceNotFoundError, UnauthorizedError, ValidationFailedError } from '@aas/problem-details';
+import { RemoteProblemError, ResourceNotFoundError, TooManyRequestsError, UnauthorizedError, ValidationFailedError } from '@aas/problem-details';
 import { createHmac, randomBytes } from 'node:crypto';
+import { Registry } from 'prom-client';
+import { InboundCallLimits } from './inbound-call-limits';
 import { InboundHooksService } from './inbound-hooks.service';
+import { TriggerMetrics } from './trigger-metrics';
 import { hashTriggerToken, newTriggerSecret, newTriggerToken } from './trigger-credentials';
 import { TriggerEntity } from './trigger.entity';
 import { FakeTriggerStore, triggerRow } from './trigger.store.fake';
@@ -11,6 +14,17 @@ import { TriggeredRunStarter } from './triggered-run-starter';
 const AGENT = '00000000-0000-4000-8000-000000000001';
 const HOOK = '00000000-0000-4000-a000-000000000001';
 const BODY = '{"ref":"refs/heads/main"}';
+
+/** The endpoint's and owner's allowances: counts what is charged, and refuses past `allowance`. */
+class FakeLimits {
+  charged = 0;
+  allowance = Infinity;
+
+  async charge(): Promise<void> {
+    this.charged += 1;
+    if (this.charged > this.allowance) throw new TooManyRequestsError('over', 30);
+  }
+}
 
 describe(InboundHooksService.name, () => {
   const secrets = new SecretBox(randomBytes(32).toString('base64'));
@@ -26,9 +40,10 @@ describe(InboundHooksService.name, () => {
       request: async (_pattern: string, message: { starts: TriggeredRunStart[] }) => (asked.push(...message.starts), { outcomes: message.starts.map(() => outcome) }),
     } as unknown as ServiceClient;
     const runs = new TriggeredRunStarter(services);
-    const sut = new InboundHooksService(store, secrets, runs);
+    const limits = new FakeLimits();
+    const sut = new InboundHooksService(store, secrets, runs, limits as unknown as InboundCallLimits, new TriggerMetrics(new Registry()));
     const call = (message: Partial<InboundHookMessage> = {}) => sut.receive({ trigger_id: HOOK, token, body: BODY, headers: {}, ...message } as InboundHookMessage);
-    return { sut, store, asked, call };
+    return { sut, store, asked, call, limits };
   }
 
   describe('which calls reach the agent', () => {
@@ -73,7 +88,8 @@ describe(InboundHooksService.name, () => {
       await call();
       expect(asked.map((s) => s.delivery_key)).toEqual(['delivery:msg_1', 'delivery:k-1', expect.stringMatching(/^call:[0-9a-f-]{36}$/), expect.stringMatching(/^call:/)]);
       expect(asked[2].delivery_key).not.toBe(asked[3].delivery_key); // without an id each call is its own
-      expect(asked[0]).toMatchObject({ agent_id: AGENT, trigger_id: HOOK, trigger_kind: 'webhook', agent_generation: 3, depth: 0, data: { payload: { ref: 'refs/heads/main' } } });
+      expect(asked[0]).toMatchObject({ agent_id: AGENT, trigger_id: HOOK, trigger_kind: 'webhook', agent_generation: 3, depth: 0 });
+      expect(JSON.parse(asked[0].data_json!).payload).toEqual({ ref: 'refs/heads/main' });
     });
 
     it('refuses a delivery id longer than 200 characters', async () => {
@@ -98,6 +114,79 @@ describe(InboundHooksService.name, () => {
       const refusal = await undeployed.call().catch((error: unknown) => error);
       expect(refusal).toBeInstanceOf(RemoteProblemError);
       expect((refusal as RemoteProblemError).problem).toMatchObject({ status: 400, detail: 'The agent is not deployed' });
+    });
+  });
+
+  describe('what is charged, and when', () => {
+    it('charges the allowances only for calls that passed the token and signature checks', async () => {
+      const { call, limits } = setup({ verification: 'github' });
+      await expect(call({ token: newTriggerToken() })).rejects.toThrow(ResourceNotFoundError);
+      await expect(call()).rejects.toThrow(UnauthorizedError);
+      await expect(call({ headers: github('{"other":1}') })).rejects.toThrow(UnauthorizedError);
+      expect(limits.charged).toBe(0);
+      await call({ headers: github() });
+      await expect(call({ body: '{"a":"\\u0000"}', headers: github('{"a":"\\u0000"}') })).rejects.toThrow(ValidationFailedError);
+      expect(limits.charged).toBe(2);
+    });
+
+    it('refuses a verified call over its allowance with the 429, starting nothing', async () => {
+      const { call, limits, asked } = setup();
+      limits.allowance = 1;
+      await call();
+      await expect(call()).rejects.toThrow(TooManyRequestsError);
+      expect(asked).toHaveLength(1);
+    });
+  });
+
+  describe("the API's text rules", () => {
+    it.each([
+      ['a NUL escape in a value', '{"a":"x\\u0000y"}', '$.a'],
+      ['a lone surrogate escape in a key', '{"ok":{"\\ud800":1}}', '$.ok'],
+      ['a lone low surrogate in an array', '[1,"\\udc00"]', '$[1]'],
+      ['a number JSON cannot carry', `{"n":1e400}`, '$.n'],
+      ['nesting deeper than 32 levels', `${'['.repeat(40)}${']'.repeat(40)}`, '$'],
+    ])('refuses %s with a 400 naming where, starting nothing', async (_label, body, path) => {
+      const { call, asked } = setup();
+      const refusal = await call({ body }).catch((error: unknown) => error);
+      expect(refusal).toBeInstanceOf(ValidationFailedError);
+      expect((refusal as Error).message).toContain(`at ${path}`);
+      expect(asked).toEqual([]);
+    });
+
+    it('takes any other JSON value: arrays, strings, numbers, null', async () => {
+      for (const body of ['[1,2]', '"text 😀"', '42', 'null', '{"emoji":"\\ud83d\\ude00"}']) {
+        const { call, asked } = setup();
+        await expect(call({ body })).resolves.toEqual({ run_id: 'run-1' });
+        expect(JSON.parse(asked[0].data_json!).payload).toEqual(JSON.parse(body));
+      }
+    });
+
+    it('refuses a rendered message that would hold a NUL, whichever part of the view put it there', async () => {
+      const { call, asked } = setup({ messageTemplate: 'event {{headers.x-event}}' });
+      await expect(call({ headers: { 'x-event': 'a\u0000b' } })).rejects.toThrow(/rendered from message_template holds a NUL/);
+      expect(asked).toEqual([]);
+    });
+  });
+
+  describe('header secrets', () => {
+    it('are checked, then withheld from the stored data, the dispatch and the template', async () => {
+      const { call, asked } = setup({ verification: 'github', messageTemplate: '[{{headers.x-hub-signature-256}}][{{headers.x-gitlab-token}}][{{headers.x-github-event}}]' });
+      await call({ headers: { ...github(), 'x-gitlab-token': 'glpat-secret', 'x-github-event': 'push' } });
+      expect(asked[0].user_message).toBe('[][][push]');
+      expect(JSON.parse(asked[0].data_json!).headers).toEqual({ 'x-github-event': 'push' });
+    });
+  });
+
+  describe('GitHub de-duplication', () => {
+    it('keys a GitHub-verified call by its signed body, whatever X-GitHub-Delivery says', async () => {
+      const { call, asked } = setup({ verification: 'github' });
+      await call({ headers: { ...github(), 'x-github-delivery': 'd-1' } });
+      await call({ headers: { ...github(), 'x-github-delivery': 'd-2-replayed' } });
+      const other = '{"ref":"refs/heads/dev"}';
+      await call({ body: other, headers: { ...github(other), 'x-github-delivery': 'd-3' } });
+      expect(asked[0].delivery_key).toMatch(/^github-body:[0-9a-f]{64}$/);
+      expect(asked[1].delivery_key).toBe(asked[0].delivery_key);
+      expect(asked[2].delivery_key).not.toBe(asked[0].delivery_key);
     });
   });
 });

@@ -1,13 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { InboundHookMessage, InboundHookResponse } from '@aas/contracts';
+import { InboundHookMessage, InboundHookResponse, isWellFormedText, jsonValueFault } from '@aas/contracts';
 import { SecretBox } from '@aas/platform';
 import { RemoteProblemError, ResourceNotFoundError, UnauthorizedError, ValidationFailedError } from '@aas/problem-details';
 import { isUUID } from 'class-validator';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { withoutSecretHeaders } from './header-secrets';
+import { InboundCallLimits } from './inbound-call-limits';
 import { SignatureRefused, verifyInboundSignature } from './inbound-verification';
 import { renderMessage } from './message-template';
 import { tokenMatches } from './trigger-credentials';
 import { TriggerEntity } from './trigger.entity';
+import { TriggerMetrics } from './trigger-metrics';
 import { TriggerStore } from './trigger.store';
 import { TriggeredRunStarter } from './triggered-run-starter';
 
@@ -16,11 +19,12 @@ const DELIVERY_ID_HEADERS = ['webhook-id', 'x-github-delivery', 'idempotency-key
 const DELIVERY_ID_MAX = 200;
 
 /**
- * One call to an inbound webhook endpoint: the trigger is found by id and its
- * token (an unknown, disabled or deleted trigger and a wrong token are the same
- * 404, which says nothing of the agent), the signature is checked as the trigger
- * asks (401), then one run starts through runs-service, committed before the
- * answer. The delivery id keys the run, so a sender's retry starts nothing new.
+ * One call to an inbound webhook endpoint, in this order: the trigger is found by id and its token (an
+ * unknown, disabled or deleted trigger and a wrong token are the same 404, which says nothing of the
+ * agent), the signature is checked as the trigger asks (401); only then is the call charged to the
+ * endpoint's and its owner's allowances (429), the body held to the API's rules (400), the message
+ * rendered on its budget, and one run started through runs-service, committed before the answer. The
+ * delivery id keys the run, so a sender's retry starts nothing new.
  */
 @Injectable()
 export class InboundHooksService {
@@ -28,26 +32,35 @@ export class InboundHooksService {
     private readonly store: TriggerStore,
     private readonly secrets: SecretBox,
     private readonly runs: TriggeredRunStarter,
+    private readonly limits: InboundCallLimits,
+    private readonly metrics: TriggerMetrics,
   ) {}
 
   async receive(message: InboundHookMessage): Promise<InboundHookResponse> {
     const trigger = await this.authenticated(message);
-    const payload = parsedBody(message.body);
-    const userMessage = renderMessage(trigger.messageTemplate, {
+    await this.limits.charge(trigger);
+    const payload = parsedPayload(message.body);
+    const headers = withoutSecretHeaders(message.headers);
+    const rendered = renderMessage(trigger.messageTemplate, {
       payload,
-      headers: message.headers,
+      headers,
       trigger: { id: trigger.id, name: trigger.name, kind: trigger.kind },
     });
+    if (rendered?.cut) this.metrics.messageCut(rendered.cut);
+    if (rendered && !isWellFormedText(rendered.text)) {
+      throw invalid('message_template', 'The message rendered from message_template holds a NUL (U+0000) character or an unpaired UTF-16 surrogate');
+    }
     const outcome = await this.runs.startOne({
       user_id: trigger.userId,
       agent_id: trigger.agentId,
       trigger_id: trigger.id,
       trigger_kind: 'webhook',
       agent_generation: Number(trigger.agentGeneration),
-      delivery_key: deliveryKey(message.headers),
-      user_message: userMessage,
+      delivery_key: deliveryKey(trigger, message),
+      user_message: rendered?.text,
       depth: 0,
-      data: { payload, headers: message.headers },
+      // As text: runs-service parses it once instead of walking it field by field (TriggeredRunStart.data_json).
+      data_json: JSON.stringify({ payload, headers }),
     });
     // The agent gone (or its id taken by a new agent): the same 404 as any unknown endpoint, naming no agent.
     if ('refused' in outcome && outcome.refused.status === 404) throw new ResourceNotFoundError('Inbound endpoint', message.trigger_id);
@@ -71,19 +84,35 @@ export class InboundHooksService {
   }
 }
 
-function parsedBody(body: string): unknown {
+/** Any JSON value, held to the text, number and depth rules of the API's own bodies (docs/triggers.md). */
+function parsedPayload(body: string): unknown {
   if (body === '') throw new ValidationFailedError('A JSON body is required (Content-Type: application/json)');
+  let payload: unknown;
   try {
-    return JSON.parse(body);
+    payload = JSON.parse(body);
   } catch {
     throw new ValidationFailedError('The request body is not JSON');
   }
+  const fault = jsonValueFault(payload);
+  if (fault) throw invalid(`body${fault.path.slice(1)}`, `The request body breaks a rule at ${fault.path}: ${fault.rule}`);
+  return payload;
 }
 
-function deliveryKey(headers: Record<string, string>): string {
-  const name = DELIVERY_ID_HEADERS.find((header) => headers[header]);
+/**
+ * What keys the run. GitHub signs the body but not X-GitHub-Delivery, so a GitHub-verified call is keyed by
+ * the digest of its signed body: a captured call replayed with a new delivery id within 24 hours answers
+ * the first call's run. Otherwise the first of webhook-id (signed by Standard Webhooks), X-GitHub-Delivery
+ * and Idempotency-Key; without any, each call is its own.
+ */
+function deliveryKey(trigger: TriggerEntity, message: InboundHookMessage): string {
+  if (trigger.verification === 'github') return `github-body:${createHash('sha256').update(message.body, 'utf8').digest('hex')}`;
+  const name = DELIVERY_ID_HEADERS.find((header) => message.headers[header]);
   if (!name) return `call:${randomUUID()}`;
-  const id = headers[name];
+  const id = message.headers[name];
   if (id.length > DELIVERY_ID_MAX) throw new ValidationFailedError(`The ${name} header is longer than ${DELIVERY_ID_MAX} characters`);
   return `delivery:${id}`;
+}
+
+function invalid(field: string, message: string): ValidationFailedError {
+  return new ValidationFailedError(message, [{ field, message }]);
 }

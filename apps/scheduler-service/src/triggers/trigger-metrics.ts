@@ -8,6 +8,7 @@ export type TriggerStartOutcome = 'started' | 'refused' | 'refused_depth';
 @Injectable()
 export class TriggerMetrics {
   private readonly starts: Counter<'outcome'>;
+  private readonly cuts: Counter<'reason'>;
 
   constructor(registry: Registry) {
     this.starts = new Counter({
@@ -17,6 +18,17 @@ export class TriggerMetrics {
       registers: [registry],
     });
     for (const outcome of ['started', 'refused', 'refused_depth'] as const) this.starts.inc({ outcome }, 0);
+    this.cuts = new Counter({
+      name: `${METRIC_PREFIX}trigger_message_cuts_total`,
+      help: 'Messages of inbound calls whose rendering stopped early: at the longest user_message (length), after the step budget (steps), or at once for a stored template that breaks a rule made since (rules)',
+      labelNames: ['reason'],
+      registers: [registry],
+    });
+    for (const reason of ['length', 'steps', 'rules'] as const) this.cuts.inc({ reason }, 0);
+  }
+
+  messageCut(reason: 'length' | 'steps' | 'rules'): void {
+    this.cuts.inc({ reason });
   }
 
   count(outcome: TriggerStartOutcome, starts = 1): void {

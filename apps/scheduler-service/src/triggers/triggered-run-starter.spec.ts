@@ -1,5 +1,6 @@
 import { RunsPatterns, StartTriggeredRunsResponse, TriggeredRunStart } from '@aas/contracts';
 import { ServiceClient } from '@aas/platform';
+import { ProblemCode, RemoteProblemError, problemFromCode } from '@aas/problem-details';
 import { TriggeredRunStarter } from './triggered-run-starter';
 
 function start(n: number): TriggeredRunStart {
@@ -26,6 +27,8 @@ function runsService() {
       requests.push(message.starts);
       await new Promise((resolve) => setTimeout(resolve, 5));
       if (fail) throw fail;
+      // As runs-service's transaction does: one start PostgreSQL cannot store fails the request whole.
+      if (message.starts.some((s) => s.user_message?.includes('\u0000'))) throw new RemoteProblemError(problemFromCode(ProblemCode.Internal, 'unexpected'));
       return {
         outcomes: message.starts.map((s) =>
           s.user_message === 'refuse'
@@ -70,5 +73,35 @@ describe(TriggeredRunStarter.name, () => {
     runs.failWith(new Error('runs-service unavailable'));
     const settled = await Promise.allSettled([starter.startOne(start(3)), starter.startOne(start(4))]);
     expect(settled.map((s) => s.status)).toEqual(['rejected', 'rejected']);
+  });
+
+  describe('a request runs-service refused whole', () => {
+    const poisoned = (n: number) => ({ ...start(n), user_message: 'nul \u0000 here' });
+
+    it('is split until only the start to blame is refused; the others of its batch get their runs', async () => {
+      const runs = runsService();
+      const starter = new TriggeredRunStarter(runs.services);
+      const outcomes = await Promise.all([...[1, 2, 3].map((n) => starter.startOne(start(n))), starter.startOne(poisoned(4)), starter.startOne(start(5))]);
+      expect(outcomes.slice(0, 3)).toEqual([1, 2, 3].map((n) => ({ run_id: `run-of-delivery:msg_${n}`, created: true })));
+      expect(outcomes[3]).toEqual({ refused: expect.objectContaining({ status: 500 }) });
+      expect(outcomes[4]).toEqual({ run_id: 'run-of-delivery:msg_5', created: true });
+      expect(runs.requests[0]).toHaveLength(5);
+      expect(runs.requests.length).toBeLessThanOrEqual(1 + 2 * 3);
+    });
+
+    it("splits event triggers' starts the same way", async () => {
+      const runs = runsService();
+      const starter = new TriggeredRunStarter(runs.services);
+      const outcomes = await starter.start([start(1), poisoned(2), start(3)]);
+      expect(outcomes.map((o) => ('refused' in o ? o.refused.status : o.run_id))).toEqual(['run-of-delivery:msg_1', 500, 'run-of-delivery:msg_3']);
+    });
+
+    it('does not split on an outage or a timeout: every start of the request fails', async () => {
+      const runs = runsService();
+      const starter = new TriggeredRunStarter(runs.services);
+      runs.failWith(new RemoteProblemError(problemFromCode(ProblemCode.GatewayTimeout, 'No reply')));
+      await expect(starter.start([start(1), start(2)])).rejects.toBeInstanceOf(RemoteProblemError);
+      expect(runs.requests).toHaveLength(1);
+    });
   });
 });

@@ -4,6 +4,7 @@ import { SecretBox } from '@aas/platform';
 import { AgentsModule } from '../agents/agents.module';
 import { SchedulerEnv } from '../config/scheduler.env';
 import { EventTriggers } from './event-triggers';
+import { InboundCallLimits } from './inbound-call-limits';
 import { InboundHooksService } from './inbound-hooks.service';
 import { PostgresTriggerStore } from './postgres-trigger.store';
 import { TriggerMetrics } from './trigger-metrics';
@@ -18,6 +19,7 @@ import { TriggersService } from './triggers.service';
   providers: [
     TriggersService,
     InboundHooksService,
+    InboundCallLimits,
     EventTriggers,
     { provide: TriggerStore, useClass: PostgresTriggerStore },
     TriggeredRunStarter,

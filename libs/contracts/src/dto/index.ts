@@ -10,3 +10,5 @@ export * from './schedules.dto';
 export * from './webhooks.dto';
 export * from './console.dto';
 export * from './triggers.dto';
+export * from './json-value.rules';
+export { isWellFormedText } from './text.validators';

@@ -18,6 +18,7 @@ import {
 import { ProblemDetailDto } from '../dto/problem-detail.dto';
 import { CreateTriggerRequest, TRIGGER_KINDS, TriggerDto, TriggerKind, UpdateTriggerRequest } from '../dto/triggers.dto';
 import { USER_MESSAGE_MAX_LENGTH } from '../dto/runs.dto';
+import { IsWellFormedText } from '../dto/text.validators';
 import { RUN_START_BATCH_MAX } from './runs.messages';
 import { AgentScopedMessage } from './user-scoped.message';
 
@@ -86,6 +87,7 @@ export class TriggeredRunStart {
   @IsOptional()
   @IsString()
   @MaxLength(USER_MESSAGE_MAX_LENGTH)
+  @IsWellFormedText()
   user_message?: string;
 
   /** Event-trigger hops from the run that started the chain (0 for an inbound call). */
@@ -94,9 +96,18 @@ export class TriggeredRunStart {
   @Max(1000)
   depth!: number;
 
-  /** What the runtime gets as the dispatch's `trigger` (payload, headers, source run). */
+  /** What the runtime gets as the dispatch's `trigger` (payload, headers, source run); or `data_json`. */
+  @IsOptional()
   @IsObject()
-  data!: Record<string, unknown>;
+  data?: Record<string, unknown>;
+
+  /**
+   * `data` as JSON text, as inbound calls send it: a payload of any shape then costs runs-service one
+   * JSON.parse, not a walk by the validation pipe (whose member limits a payload need not keep).
+   */
+  @IsOptional()
+  @IsString()
+  data_json?: string;
 }
 
 export class StartTriggeredRunsMessage {

@@ -1,11 +1,14 @@
+import { settleSplitting } from './split-on-failure';
+
 export interface BatcherOptions {
   /** Most items one call of the batch function gets. */
   maxBatchSize: number;
   /** Batches in flight at once; items submitted meanwhile wait and go together in the next one. */
   maxConcurrentBatches: number;
   /**
-   * Whether a failed batch of several items is run again one item at a time, so that one bad item
-   * fails only its own caller. Say yes only for errors after which the batch certainly had no effect.
+   * Whether a failed batch of several items is run again in halves, down to single items
+   * (`settleSplitting`), so that one bad item fails only its own caller. Say yes only for errors after
+   * which running the items again is safe (the batch certainly had no effect, or its items are idempotent).
    */
   retryItemsAlone?: (error: unknown) => boolean;
   /**
@@ -68,16 +71,15 @@ export class Batcher<I, O> {
   }
 
   private async settle(batch: Waiter<I, O>[]): Promise<void> {
-    try {
-      const results = await this.run(batch.map((w) => w.item));
-      if (results.length !== batch.length) throw new Error(`batch of ${batch.length} answered with ${results.length} results`);
-      batch.forEach((w, i) => w.resolve(results[i]));
-    } catch (error) {
-      if (batch.length > 1 && this.options.retryItemsAlone?.(error)) {
-        await Promise.all(batch.map((w) => this.settle([w])));
-      } else {
-        for (const w of batch) w.reject(error);
-      }
-    }
+    const settled = await settleSplitting(
+      batch.map((w) => w.item),
+      this.run,
+      this.options.retryItemsAlone ?? (() => false),
+    );
+    batch.forEach((w, i) => {
+      const result = settled[i];
+      if ('value' in result) w.resolve(result.value);
+      else w.reject(result.error);
+    });
   }
 }

@@ -1,1 +1,2 @@
 export * from './batcher';
+export * from './split-on-failure';

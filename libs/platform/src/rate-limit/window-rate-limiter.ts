@@ -11,9 +11,10 @@ export interface RateLimitDecision {
 }
 
 /**
- * `limit` requests per fixed window for each key, counted in Redis so that every gateway replica
- * shares one allowance per key. Once a key is over, this replica refuses it from memory until the
- * window ends, so a client hammering past its limit costs no further Redis round trips.
+ * `limit` requests per fixed window for each key, counted in Redis so that every replica (of the
+ * gateway, or of a service) shares one allowance per key. Once a key is over, this replica refuses it
+ * from memory until the window ends, so a client hammering past its limit costs no further Redis
+ * round trips.
  */
 export class WindowRateLimiter {
   private readonly limiter: RateLimiterRedis;
@@ -31,6 +32,16 @@ export class WindowRateLimiter {
       duration: windowSeconds,
       inMemoryBlockOnConsumed: limit + 1,
     });
+  }
+
+  /**
+   * Milliseconds until the window ends for a key this replica has seen over its allowance; 0 otherwise.
+   * Asks nothing of Redis: a key over on another replica is found out by its next `consume` here.
+   */
+  blockedForMs(key: string): number {
+    // A public method of the library that its type declarations leave out.
+    const limiter = this.limiter as unknown as { getInMemoryBlockMsBeforeExpire(rlKey: string): number };
+    return limiter.getInMemoryBlockMsBeforeExpire(this.limiter.getKey(key));
   }
 
   async consume(key: string): Promise<RateLimitDecision> {
