@@ -26,13 +26,16 @@ export class ConsoleSessionAuthenticator {
     return sessionTokenOf(request) !== undefined;
   }
 
-  async authenticateApiCall(request: FastifyRequest): Promise<AuthenticatedCaller> {
+  /** `beforeLookUp` runs (and may refuse, by throwing) once the CSRF and origin checks passed, just before agents-service is asked. */
+  async authenticateApiCall(request: FastifyRequest, beforeLookUp: () => Promise<void>): Promise<AuthenticatedCaller> {
     const token = sessionTokenOf(request);
     if (!token) throw new UnauthorizedError(SESSION_ENDED);
     const csrf = request.headers[CSRF_HEADER];
     if (typeof csrf !== 'string' || csrf.length === 0) throw new ForbiddenError(NEEDS_CSRF);
     if (!csrfTokenMatches(token, csrf)) throw new ForbiddenError(`The ${CSRF_HEADER} header does not belong to this session`);
     assertSameOrigin(request);
+    // The CSRF token of a made-up session is computable: only the look-up can tell, so its address pays first.
+    await beforeLookUp();
     const session = await this.session(token, request.id);
     return { user_id: session.user_id, key_id: '', session_id: session.session_id, session_expires_at: session.expires_at };
   }

@@ -50,6 +50,15 @@ export class RequestRateLimits {
   }
 
   /**
+   * Gives the address back what chargeAddress took for a console session that proved live: the
+   * session's requests are its user's to pay for (chargeUser), as a cached key's are. Charged first
+   * and refunded after, so made-up sessions never reach agents-service more often than the address allows.
+   */
+  async refundAddress(request: FastifyRequest): Promise<void> {
+    await this.perAddress?.refund(addressKey(request.ip));
+  }
+
+  /**
    * Counts a call to an inbound webhook endpoint against its URL (RATE_LIMIT_INBOUND_ENDPOINT_REQUESTS).
    * Keyed by a digest of the trigger id and token, so guesses with wrong tokens (bounded by the
    * address allowance) never use up the real endpoint's allowance.
