@@ -24,8 +24,8 @@ export interface LoginAttempt {
  * for the window (LOGIN_RATE_LIMIT_PER_ADDRESS). Once an email has failed LOGIN_RATE_LIMIT_PER_EMAIL
  * times from all addresses together, an address that has failed for it is refused for it, so a
  * spread-out guesser gets one guess per address and window. Every attempt reserves one failure of
- * its address before the password is hashed (so attempts sent at once cannot pass the limit
- * together), given back when it succeeds. Emails are keyed by their hash; answers are the same
+ * its address first (so attempts sent at once cannot pass the limit together, and a refused one
+ * counts), given back when it succeeds. Emails are keyed by their hash; answers are the same
  * whether the email exists or not.
  */
 @Injectable()
@@ -37,8 +37,17 @@ export class LoginRateLimiter {
 
   constructor(config: ConfigService<GatewayEnv, true>, @Inject(REDIS) redis: Redis, keyspace: RedisKeyspace) {
     const window = config.get('LOGIN_RATE_LIMIT_WINDOW_SECONDS', { infer: true });
+    // Over a limit, this replica refuses from memory until the window ends: refusals cost no Redis round trip.
     const limiter = (name: string, points: number, duration: number) =>
-      points > 0 ? new RateLimiterRedis({ storeClient: redis, keyPrefix: keyspace.key('gateway', 'login-limit', name), points, duration }) : undefined;
+      points > 0
+        ? new RateLimiterRedis({
+            storeClient: redis,
+            keyPrefix: keyspace.key('gateway', 'login-limit', name),
+            points,
+            duration,
+            inMemoryBlockOnConsumed: points + 1,
+          })
+        : undefined;
     this.addressPerMinute = limiter('address-minute', config.get('LOGIN_FAILURES_PER_MINUTE', { infer: true }), 60);
     this.addressPerWindow = limiter('address', config.get('LOGIN_RATE_LIMIT_PER_ADDRESS', { infer: true }), window);
     const perEmail = config.get('LOGIN_RATE_LIMIT_PER_EMAIL', { infer: true });
@@ -52,8 +61,8 @@ export class LoginRateLimiter {
     const address = addressKey(ip);
     const emailHash = emailKey(email);
     const pair = `${address}|${emailHash}`;
-    await this.refuseIfFailedForTargetedEmail(emailHash, pair);
     await this.reserve(address);
+    await this.refuseIfFailedForTargetedEmail(emailHash, pair);
     return {
       succeeded: async () => {
         await this.giveBack(address);
