@@ -96,21 +96,30 @@ describe('Sign-in and rate limits under attack', () => {
     expect(signedIn.status).toBe(200);
     expect(signedIn.body.user_id).toBe(victim.userId);
 
-    // And keeps signing in as fast as before while the attack goes on.
+    // While the attack goes on, the owner keeps signing in, and another user's API calls keep their pace.
+    const bystander = await freshUser(system, 'bystander-a');
     const attackers = [attacker, accomplice, spreadOut];
+    const ownerSignIns: number[] = [];
     const result = await victimUnderAttack(
-      async () => (await owner(base, 'POST', '/v1/console/login', { body: { email: victim.email, password: PASSWORD } })).status,
+      async () => (await http(base, 'GET', '/v1/agents', { key: bystander.key })).status,
       async (signal) => {
         const statuses: number[] = [];
-        for (let i = 0; !signal.aborted; i++) statuses.push((await guess(attackers[i % attackers.length])).status);
+        const flood = async () => {
+          for (let i = 0; !signal.aborted; i++) statuses.push((await guess(attackers[i % attackers.length])).status);
+        };
+        const signIns = async () => {
+          while (!signal.aborted) ownerSignIns.push((await owner(base, 'POST', '/v1/console/login', { body: { email: victim.email, password: PASSWORD } })).status);
+        };
+        await Promise.all([flood(), signIns()]);
         return statuses;
       },
-      { durationMs: 2000, concurrency: 1, warmupMs: 300 },
     );
     expectVictimUnharmed(result);
     const attackStatuses = result.attackResult as number[];
     expect(attackStatuses.length).toBeGreaterThan(0);
     expect(attackStatuses.every((s) => s === 429)).toBe(true);
+    expect(ownerSignIns.length).toBeGreaterThan(0);
+    expect(ownerSignIns.every((s) => s === 200)).toBe(true);
   });
 
   it('(b) cuts off made-up session cookies and API keys from one address at its limit before agents-service sees more, while a user with a key keeps its pace', async () => {
@@ -140,15 +149,16 @@ describe('Sign-in and rate limits under attack', () => {
       },
       { durationMs: 2000 },
     );
-    expectVictimUnharmed(result);
 
     const statuses = result.attackResult as number[];
     const lookUps = (await handled(AgentsPatterns.VerifyConsoleSession)) - sessionsBefore + (await handled(AgentsPatterns.VerifyApiKey)) - keysBefore;
     expect(statuses.length).toBeGreaterThan(ADDRESS_LIMIT * 2);
-    expect({ lookUps, refused: statuses.filter((s) => s === 401).length }).toEqual({ lookUps: expect.any(Number), refused: lookUps });
     expect(lookUps).toBeGreaterThan(0);
     expect(lookUps).toBeLessThanOrEqual(ADDRESS_LIMIT);
+    // Each look-up was a 401; everything else was refused before agents-service was asked.
+    expect(statuses.filter((s) => s === 401)).toHaveLength(lookUps);
     expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([]);
+    expectVictimUnharmed(result);
   });
 
   it('(c) a password reset lists the keys console sessions made, and revokes those (not the command line\'s) with --revoke-session-keys', async () => {
