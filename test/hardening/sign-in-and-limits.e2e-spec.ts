@@ -5,7 +5,7 @@ import { Agent, fetch } from 'undici';
 import { ConsoleSessionsService } from '../../apps/agents-service/src/console-sessions/console-sessions.service';
 import { UsersService } from '../../apps/agents-service/src/users/users.service';
 import { runCli } from '../support/admin-cli';
-import { consoleLogin, withSession } from '../support/console-session';
+import { consoleLogin, sessionCookieOf, withSession } from '../support/console-session';
 import { HttpResult, expectProblem, http } from '../support/http';
 import { observerPool } from '../support/isolated-infra';
 import { TestSystem } from '../support/test-system';
@@ -134,30 +134,34 @@ describe('Sign-in and rate limits under attack', () => {
       const token = generateSessionToken();
       return { cookie: `aas_session=${token}`, 'x-csrf-token': csrfTokenFor(token) };
     };
+    const invent = (i: number) => (i % 2 === 0 ? inventedCookie() : { 'x-api-key': generateApiKey().token });
+    const send = async (i: number) => (await flooder(base, 'GET', '/v1/agents', { headers: invent(i) })).status;
+
+    // Up to its limit, each made-up credential costs a look-up (a 401); then the address is refused (429) before any.
+    const untilRefused: number[] = [];
+    for (let i = 0; !untilRefused.includes(429) && i < ADDRESS_LIMIT * 2; i++) untilRefused.push(await send(i));
+    // From then on, its flood costs agents-service nothing, and the bystander keeps its pace.
     const result = await victimUnderAttack(
       async () => (await http(base, 'GET', '/v1/agents', { key: bystander.key })).status,
       async (signal) => {
         const statuses: number[] = [];
-        const loop = async (lane: number) => {
-          for (let i = lane; !signal.aborted && statuses.length < 3000; i += 4) {
-            const headers = i % 2 === 0 ? inventedCookie() : { 'x-api-key': generateApiKey().token };
-            statuses.push((await flooder(base, 'GET', '/v1/agents', { headers })).status);
-          }
+        const lane = async () => {
+          while (!signal.aborted) statuses.push(await send(statuses.length));
         };
-        await Promise.all([0, 1, 2, 3].map(loop));
+        await Promise.all([lane(), lane(), lane(), lane()]);
         return statuses;
       },
       { durationMs: 2000 },
     );
 
-    const statuses = result.attackResult as number[];
+    const flood = result.attackResult as number[];
     const lookUps = (await handled(AgentsPatterns.VerifyConsoleSession)) - sessionsBefore + (await handled(AgentsPatterns.VerifyApiKey)) - keysBefore;
-    expect(statuses.length).toBeGreaterThan(ADDRESS_LIMIT * 2);
     expect(lookUps).toBeGreaterThan(0);
     expect(lookUps).toBeLessThanOrEqual(ADDRESS_LIMIT);
     // Each look-up was a 401; everything else was refused before agents-service was asked.
-    expect(statuses.filter((s) => s === 401)).toHaveLength(lookUps);
-    expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([]);
+    expect([...untilRefused, ...flood].filter((s) => s === 401)).toHaveLength(lookUps);
+    expect(flood.length).toBeGreaterThan(ADDRESS_LIMIT);
+    expect(flood.filter((s) => s !== 429)).toEqual([]);
     expectVictimUnharmed(result);
   });
 
@@ -199,5 +203,22 @@ describe('Sign-in and rate limits under attack', () => {
     } finally {
       await pool.end();
     }
+  });
+
+  it('(e) over HTTPS names the session cookie __Host-aas_session, Secure, and reads no plain aas_session then', async () => {
+    const user = await consoleUser('https');
+    const https = { 'x-forwarded-proto': 'https' };
+    const signedIn = await http(base, 'POST', '/v1/console/login', { body: { email: user.email, password: PASSWORD }, headers: https });
+    expect(signedIn.status).toBe(200);
+    const cookie = sessionCookieOf(signedIn);
+    expect(cookie.pair).toMatch(/^__Host-aas_session=/);
+    expect(cookie.attributes).toMatch(/Secure/);
+    expect(cookie.attributes).toMatch(/Path=\//);
+    expect(cookie.attributes).not.toMatch(/Domain/);
+    const csrf = signedIn.body.csrf_token;
+    const me = (cookieHeader: string) => http(base, 'GET', '/v1/me', { headers: { ...https, cookie: cookieHeader, 'x-csrf-token': csrf } });
+    expect((await me(cookie.pair)).status).toBe(200);
+    // The same token under the plain name, as a sibling subdomain could plant it, is no session over HTTPS.
+    expectProblem(await me(cookie.pair.replace('__Host-', '')), 401);
   });
 });
