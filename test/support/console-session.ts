@@ -8,9 +8,9 @@ export interface ConsoleSession {
   email: string;
 }
 
-/** The `name=value` of the session cookie a response set, and its attributes. */
+/** The `name=value` of the session cookie a response set (`aas_session`, or `__Host-aas_session` over HTTPS), and its attributes. */
 export function sessionCookieOf(result: HttpResult): { pair: string; attributes: string } {
-  const header = result.headers.getSetCookie().find((c) => c.startsWith('aas_session='));
+  const header = result.headers.getSetCookie().find((c) => /^(__Host-)?aas_session=/.test(c));
   if (!header) throw new Error(`no session cookie in ${JSON.stringify(result.headers.getSetCookie())}`);
   const [pair, ...attributes] = header.split(';').map((part) => part.trim());
   return { pair, attributes: attributes.join('; ') };

@@ -11,6 +11,7 @@ export const AgentsPatterns = {
   VerifyApiKey: 'agents.api-keys.verify',
   ConsoleSetupStatus: 'agents.console.setup-status',
   ConsoleSetup: 'agents.console.setup',
+  CheckSetupToken: 'agents.console.setup-token-check',
   LoginCredentials: 'agents.console.login-credentials',
   CreateConsoleSession: 'agents.console.session-create',
   VerifyConsoleSession: 'agents.console.session-verify',

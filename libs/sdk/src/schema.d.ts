@@ -31,7 +31,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in with email and password (sets the session cookie); rate limited per address and per email */
+        /** Sign in with email and password (sets the session cookie); failures slow down and then refuse the address that makes them */
         post: operations["ConsoleAuthController_login"];
         delete?: never;
         options?: never;
@@ -100,7 +100,7 @@ export interface paths {
         /** List the active API keys of the caller (prefixes only) */
         get: operations["ApiKeysController_list"];
         put?: never;
-        /** Create an API key; the full key is returned only in this response */
+        /** Create an API key; the full key is returned only in this response (a key made by a console session is listed by the next password reset) */
         post: operations["ApiKeysController_create"];
         delete?: never;
         options?: never;

@@ -26,4 +26,8 @@ export class ApiKeyEntity {
 
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
   revokedAt!: Date | null;
+
+  /** The console session that made the key; null when a program, the CLI or the bootstrap key did. */
+  @Column({ name: 'created_by_session_id', type: 'uuid', nullable: true })
+  createdBySessionId!: string | null;
 }

@@ -21,9 +21,22 @@ export class FakeApiKeyStore implements ApiKeyStore {
   async insert(tx: Transaction, key: NewApiKey): Promise<ApiKeyEntity> {
     this.db.inTransaction(tx);
     if (this.keys.some((k) => k.keyHash === key.keyHash)) throw new Error('duplicate key_hash');
-    const row: ApiKeyEntity = { id: randomUUID(), ...key, createdAt: new Date(this.db.now()), lastUsedAt: null, revokedAt: null };
+    const { createdBySessionId, ...fields } = key;
+    const row: ApiKeyEntity = {
+      id: randomUUID(),
+      ...fields,
+      createdAt: new Date(this.db.now()),
+      lastUsedAt: null,
+      revokedAt: null,
+      createdBySessionId: createdBySessionId ?? null,
+    };
     this.keys.push(row);
     return { ...row };
+  }
+
+  async listMadeBySessionsSince(userId: string, since: Date | null): Promise<ApiKeyEntity[]> {
+    const made = await this.listActive(userId);
+    return made.filter((k) => k.createdBySessionId !== null && (since === null || k.createdAt.getTime() > since.getTime()));
   }
 
   async findActive(keyId: string, userId?: string): Promise<ApiKeyEntity | null> {

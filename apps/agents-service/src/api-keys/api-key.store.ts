@@ -7,6 +7,8 @@ export interface NewApiKey {
   /** Hex SHA-256 of the key; the key itself is never stored. */
   keyHash: string;
   displayPrefix: string;
+  /** The console session that asks for the key, if one does. */
+  createdBySessionId?: string;
 }
 
 /**
@@ -17,6 +19,8 @@ export abstract class ApiKeyStore {
   /** The user's keys that are not revoked, oldest first. */
   abstract listActive(userId: string): Promise<ApiKeyEntity[]>;
   abstract insert(tx: Transaction, key: NewApiKey): Promise<ApiKeyEntity>;
+  /** The user's active keys that a console session made after `since` (every one when null), oldest first. */
+  abstract listMadeBySessionsSince(userId: string, since: Date | null): Promise<ApiKeyEntity[]>;
   /** The key if it is not revoked, of `userId` when one is given (else of any user). */
   abstract findActive(keyId: string, userId?: string): Promise<ApiKeyEntity | null>;
   abstract setRevoked(keyId: string, at: Date): Promise<void>;

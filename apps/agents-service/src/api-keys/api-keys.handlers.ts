@@ -24,7 +24,7 @@ export class ApiKeysHandlers {
 
   @MessagePattern(AgentsPatterns.CreateApiKey)
   create(@Payload() message: CreateApiKeyMessage): Promise<CreatedApiKey> {
-    return this.apiKeys.create(message.user_id, message.name);
+    return this.apiKeys.create(message.user_id, message.name, message.session_id);
   }
 
   @MessagePattern(AgentsPatterns.RevokeApiKey)

@@ -7,8 +7,9 @@ import {
   generateApiKey,
   hashApiKey,
 } from '@aas/contracts';
-import { ResourceNotFoundError } from '@aas/problem-details';
+import { ResourceNotFoundError, UnauthorizedError } from '@aas/problem-details';
 import { isUuid } from '../common/is-uuid';
+import { ConsoleSessionStore } from '../console-sessions/console-session.store';
 import { USER_QUOTAS, UserQuotas } from '../quotas/user-quotas';
 import { ApiKeyEntity } from './api-key.entity';
 import { ApiKeyStore } from './api-key.store';
@@ -22,6 +23,7 @@ export class ApiKeysService {
     private readonly transactions: Transactions,
     private readonly revocations: KeyRevocationRegistry,
     private readonly quotas: UserQuotas,
+    private readonly sessions: ConsoleSessionStore,
   ) {}
 
   /** Active keys, oldest first; last use is the later of the stored time and the gateways' record in Redis. */
@@ -31,12 +33,19 @@ export class ApiKeysService {
     return keys.map((key) => toInfo(key, recent.get(key.id)));
   }
 
-  /** At most QUOTA_API_KEYS_PER_USER active keys per user. */
-  async create(userId: string, name: string): Promise<CreatedApiKey> {
+  /**
+   * At most QUOTA_API_KEYS_PER_USER active keys per user. A key a console session asks for records
+   * that session, which must still exist when the key is stored: a password reset that ends it
+   * first leaves no key behind, one that ends it after lists the key.
+   */
+  async create(userId: string, name: string, sessionId?: string): Promise<CreatedApiKey> {
     const { token, displayPrefix } = generateApiKey();
     const key = await this.transactions.run(async (tx) => {
+      if (sessionId !== undefined && !(await this.sessions.lockSession(tx, sessionId))) {
+        throw new UnauthorizedError('The console session has ended; sign in again');
+      }
       await this.quotas.reserve(tx, userId, USER_QUOTAS.apiKeys);
-      return this.keys.insert(tx, { userId, name, keyHash: hashApiKey(token), displayPrefix });
+      return this.keys.insert(tx, { userId, name, keyHash: hashApiKey(token), displayPrefix, createdBySessionId: sessionId });
     });
     return {
       key_id: key.id,
@@ -67,6 +76,11 @@ export class ApiKeysService {
     await this.revocations.markRevoked(key.id);
     await this.keys.setRevoked(key.id, new Date());
     return { revoked: true };
+  }
+
+  /** The user's active keys that console sessions made after `since` (every one when null), oldest first. */
+  async madeBySessionsSince(userId: string, since: Date | null): Promise<ApiKeyEntity[]> {
+    return this.keys.listMadeBySessionsSince(userId, since);
   }
 
   async verify(keyHash: string): Promise<VerifiedApiKey | null> {

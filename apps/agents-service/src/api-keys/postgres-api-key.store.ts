@@ -22,10 +22,20 @@ export class PostgresApiKeyStore extends ApiKeyStore {
 
   async insert(tx: Transaction, key: NewApiKey): Promise<ApiKeyEntity> {
     const [row]: Record<string, unknown>[] = await managerOf(this.dataSource, tx).query(
-      'INSERT INTO api_keys (user_id, name, key_hash, display_prefix) VALUES ($1, $2, $3, $4) RETURNING *',
-      [key.userId, key.name, key.keyHash, key.displayPrefix],
+      'INSERT INTO api_keys (user_id, name, key_hash, display_prefix, created_by_session_id) VALUES ($1, $2, $3, $4, $5) RETURNING *',
+      [key.userId, key.name, key.keyHash, key.displayPrefix, key.createdBySessionId ?? null],
     );
     return this.toEntity(row);
+  }
+
+  async listMadeBySessionsSince(userId: string, since: Date | null): Promise<ApiKeyEntity[]> {
+    const rows: Record<string, unknown>[] = await this.dataSource.query(
+      `SELECT * FROM api_keys
+        WHERE user_id = $1 AND created_by_session_id IS NOT NULL AND revoked_at IS NULL AND ($2::timestamptz IS NULL OR created_at > $2)
+        ORDER BY created_at, id`,
+      [userId, since],
+    );
+    return rows.map((row) => this.toEntity(row));
   }
 
   async findActive(keyId: string, userId?: string): Promise<ApiKeyEntity | null> {

@@ -34,16 +34,19 @@ export function buildAdminCli(run: (action: Action) => Promise<void>, readPasswo
 
   users
     .command('set-password')
-    .description("set a user's console password (read from standard input) and end all of the user's console sessions")
+    .description(
+      "set a user's console password (read from standard input), end all of the user's console sessions, and list the API keys console sessions made since the last reset",
+    )
     .requiredOption('--email <email>', 'email address of the user')
     .option('--generate', 'make a random password and print it instead of reading one')
-    .action((opts: { email: string; generate?: boolean }) =>
+    .option('--revoke-session-keys', 'also revoke the listed keys (a stolen session may have made them)')
+    .action((opts: { email: string; generate?: boolean; revokeSessionKeys?: boolean }) =>
       run(async (app) => {
         const password = opts.generate ? randomBytes(18).toString('base64url') : await readPassword();
         if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
           throw new Error(`the password must be ${PASSWORD_MIN_LENGTH}-${PASSWORD_MAX_LENGTH} characters`);
         }
-        const result = await app.get(ConsoleSessionsService).setPassword(opts.email, password);
+        const result = await app.get(ConsoleSessionsService).setPassword(opts.email, password, { revokeSessionKeys: opts.revokeSessionKeys });
         return opts.generate ? { ...result, password } : result;
       }),
     );

@@ -56,4 +56,10 @@ export class AgentsEnv extends ServiceEnv {
   @Min(60_000)
   @Max(30 * 24 * 3_600_000)
   CONSOLE_SESSION_TTL_MS: number = 12 * 3_600_000;
+
+  /** A console session not used for this long ends (sliding), whatever its CONSOLE_SESSION_TTL_MS. */
+  @IsInt()
+  @Min(60_000)
+  @Max(30 * 24 * 3_600_000)
+  CONSOLE_SESSION_IDLE_TIMEOUT_MS: number = 30 * 60_000;
 }

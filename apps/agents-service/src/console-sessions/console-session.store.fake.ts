@@ -20,6 +20,10 @@ export class FakeConsoleSessionStore implements ConsoleSessionStore {
     this.db.tables.setupTokens = [{ tokenHash, expiresAt: expiresAt.getTime() }];
   }
 
+  async setupTokenIsLive(tokenHash: string): Promise<boolean> {
+    return this.db.tables.setupTokens.some((s) => s.tokenHash === tokenHash && s.expiresAt > this.db.now());
+  }
+
   async spendSetupToken(tx: Transaction, tokenHash: string): Promise<boolean> {
     this.db.inTransaction(tx);
     const t = this.db.tables;
@@ -44,31 +48,46 @@ export class FakeConsoleSessionStore implements ConsoleSessionStore {
     return this.db.tables.users.some((u) => u.id === userId && u.passwordHash === passwordHash);
   }
 
-  async setPasswordHash(tx: Transaction, email: string, passwordHash: string): Promise<string | null> {
+  async replacePasswordHash(tx: Transaction, userId: string, passwordHash: string): Promise<void> {
+    this.db.inTransaction(tx);
+    for (const user of this.db.tables.users) if (user.id === userId) user.passwordHash = passwordHash;
+  }
+
+  async setPasswordHash(tx: Transaction, email: string, passwordHash: string): Promise<{ userId: string; previousChange: Date | null } | null> {
     this.db.inTransaction(tx);
     const user = this.db.tables.users.find((u) => u.email === email);
     if (!user) return null;
+    const previous = user.passwordChangedAt;
     user.passwordHash = passwordHash;
-    return user.id;
+    user.passwordChangedAt = this.db.now();
+    return { userId: user.id, previousChange: previous === undefined ? null : new Date(previous) };
   }
 
   async insertSession(tx: Transaction, userId: string, tokenHash: string, ttlMs: number): Promise<ConsoleSession> {
     this.db.inTransaction(tx);
     if (this.db.tables.sessions.some((s) => s.tokenHash === tokenHash)) throw new Error('duplicate token_hash');
     const now = this.db.now();
-    const row: SessionRow = { id: randomUUID(), tokenHash, userId, createdAt: now, expiresAt: now + ttlMs };
+    const row: SessionRow = { id: randomUUID(), tokenHash, userId, createdAt: now, expiresAt: now + ttlMs, lastSeenAt: now };
     this.db.tables.sessions.push(row);
     return this.toSession(row);
   }
 
-  async findLiveSession(tokenHash: string): Promise<ConsoleSession | null> {
-    const row = this.db.tables.sessions.find((s) => s.tokenHash === tokenHash && s.expiresAt > this.db.now());
-    return row ? this.toSession(row) : null;
+  async findLiveSession(tokenHash: string, idleMs: number, touchAfterMs: number): Promise<ConsoleSession | null> {
+    const now = this.db.now();
+    const row = this.db.tables.sessions.find((s) => s.tokenHash === tokenHash && !this.ended(s, idleMs));
+    if (!row) return null;
+    if (row.lastSeenAt <= now - touchAfterMs) row.lastSeenAt = now;
+    return this.toSession(row);
   }
 
-  async deleteExpiredSessionsOf(tx: Transaction, userId: string): Promise<void> {
+  async lockSession(tx: Transaction, sessionId: string): Promise<boolean> {
     this.db.inTransaction(tx);
-    this.deleteWhere((s) => s.userId === userId && s.expiresAt <= this.db.now());
+    return this.db.tables.sessions.some((s) => s.id === sessionId);
+  }
+
+  async deleteExpiredSessionsOf(tx: Transaction, userId: string, idleMs: number): Promise<void> {
+    this.db.inTransaction(tx);
+    this.deleteWhere((s) => s.userId === userId && this.ended(s, idleMs));
   }
 
   async deleteAllButNewestSessions(tx: Transaction, userId: string, kept: number): Promise<string[]> {
@@ -92,10 +111,16 @@ export class FakeConsoleSessionStore implements ConsoleSessionStore {
     return this.deleteWhere((s) => s.userId === userId);
   }
 
-  async deleteExpired(): Promise<void> {
+  async deleteExpired(idleMs: number): Promise<void> {
     const now = this.db.now();
-    this.deleteWhere((s) => s.expiresAt <= now);
+    this.deleteWhere((s) => this.ended(s, idleMs));
     this.db.tables.setupTokens = this.db.tables.setupTokens.filter((s) => s.expiresAt > now);
+  }
+
+  /** Expired, or unused for `idleMs` or longer. */
+  private ended(session: SessionRow, idleMs: number): boolean {
+    const now = this.db.now();
+    return session.expiresAt <= now || session.lastSeenAt <= now - idleMs;
   }
 
   private deleteWhere(doomed: (session: SessionRow) => boolean): string[] {

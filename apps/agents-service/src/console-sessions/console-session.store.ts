@@ -12,6 +12,8 @@ export abstract class ConsoleSessionStore {
   abstract anyUserHasPassword(tx?: Transaction): Promise<boolean>;
   /** The one setup token: earlier ones are deleted. */
   abstract replaceSetupToken(tx: Transaction, tokenHash: string, expiresAt: Date): Promise<void>;
+  /** Whether the token exists and has not expired (nothing changes). */
+  abstract setupTokenIsLive(tokenHash: string): Promise<boolean>;
   /** Deletes the token if it exists and has not expired; answers whether it did. */
   abstract spendSetupToken(tx: Transaction, tokenHash: string): Promise<boolean>;
   /** A new user with this password hash; null, and nothing changed, when the email is taken. */
@@ -19,18 +21,29 @@ export abstract class ConsoleSessionStore {
   abstract loginCredentials(email: string): Promise<LoginCredentials | null>;
   /** Locks the user's row if its password hash is still `passwordHash`; answers whether it is. */
   abstract lockUserWithPassword(tx: Transaction, userId: string, passwordHash: string): Promise<boolean>;
-  /** Changes the password hash of the user with this email; answers the user's id, null when there is none. */
-  abstract setPasswordHash(tx: Transaction, email: string, passwordHash: string): Promise<string | null>;
+  /** Replaces the user's password hash by another of the same password (a rehash): not a reset. */
+  abstract replacePasswordHash(tx: Transaction, userId: string, passwordHash: string): Promise<void>;
+  /**
+   * An admin's reset: changes the password hash of the user with this email and records when;
+   * answers the user's id and the previous reset's time, null when there is no such user.
+   */
+  abstract setPasswordHash(tx: Transaction, email: string, passwordHash: string): Promise<{ userId: string; previousChange: Date | null } | null>;
   /** A session of the user that expires `ttlMs` from now. */
   abstract insertSession(tx: Transaction, userId: string, tokenHash: string, ttlMs: number): Promise<ConsoleSession>;
-  /** The session with this token, unless it has expired. */
-  abstract findLiveSession(tokenHash: string): Promise<ConsoleSession | null>;
-  abstract deleteExpiredSessionsOf(tx: Transaction, userId: string): Promise<void>;
+  /**
+   * The session with this token, unless it has expired or was last used `idleMs` ago or longer; its
+   * last use becomes now when it was recorded `touchAfterMs` ago or longer (not on every request).
+   */
+  abstract findLiveSession(tokenHash: string, idleMs: number, touchAfterMs: number): Promise<ConsoleSession | null>;
+  /** Locks the session's row (FOR SHARE) until `tx` ends, so it cannot end meanwhile; answers whether it exists. */
+  abstract lockSession(tx: Transaction, sessionId: string): Promise<boolean>;
+  /** Deletes the user's sessions that expired or went unused `idleMs` or longer. */
+  abstract deleteExpiredSessionsOf(tx: Transaction, userId: string, idleMs: number): Promise<void>;
   /** Deletes the user's sessions but the newest `kept`; answers the ids deleted. */
   abstract deleteAllButNewestSessions(tx: Transaction, userId: string, kept: number): Promise<string[]>;
   /** Answers the ids deleted (none, or the one session with this token). */
   abstract deleteSessionByToken(tokenHash: string): Promise<string[]>;
   abstract deleteSessionsOf(tx: Transaction, userId: string): Promise<string[]>;
-  /** Deletes every expired session and setup token. */
-  abstract deleteExpired(): Promise<void>;
+  /** Deletes every expired or idle session and every expired setup token. */
+  abstract deleteExpired(idleMs: number): Promise<void>;
 }

@@ -2,6 +2,7 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   AgentsPatterns,
+  CheckSetupTokenMessage,
   ConsoleSession,
   ConsoleSessionTokenMessage,
   ConsoleSetupMessage,
@@ -26,6 +27,11 @@ export class ConsoleSessionsHandlers {
     return this.sessions.setup(message);
   }
 
+  @MessagePattern(AgentsPatterns.CheckSetupToken)
+  checkSetupToken(@Payload() message: CheckSetupTokenMessage): Promise<{ valid: true }> {
+    return this.sessions.checkSetupToken(message.setup_token_hash);
+  }
+
   @MessagePattern(AgentsPatterns.LoginCredentials)
   loginCredentials(@Payload() message: LoginCredentialsMessage): Promise<LoginCredentials | null> {
     return this.sessions.loginCredentials(message.email);
@@ -33,7 +39,7 @@ export class ConsoleSessionsHandlers {
 
   @MessagePattern(AgentsPatterns.CreateConsoleSession)
   create(@Payload() message: CreateConsoleSessionMessage): Promise<ConsoleSession> {
-    return this.sessions.createSession(message.user_id, message.password_hash, message.session_token_hash);
+    return this.sessions.createSession(message.user_id, message.password_hash, message.session_token_hash, message.new_password_hash);
   }
 
   @MessagePattern(AgentsPatterns.VerifyConsoleSession)

@@ -38,6 +38,11 @@ export class PostgresConsoleSessionStore extends ConsoleSessionStore {
     await manager.query('INSERT INTO console_setup_tokens (token_hash, expires_at) VALUES ($1, $2)', [tokenHash, expiresAt]);
   }
 
+  async setupTokenIsLive(tokenHash: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query('SELECT 1 FROM console_setup_tokens WHERE token_hash = $1 AND expires_at > now()', [tokenHash]);
+    return rows.length > 0;
+  }
+
   async spendSetupToken(tx: Transaction, tokenHash: string): Promise<boolean> {
     const spent = returned(
       await managerOf(this.dataSource, tx).query(
@@ -72,11 +77,21 @@ export class PostgresConsoleSessionStore extends ConsoleSessionStore {
     return users.length > 0;
   }
 
-  async setPasswordHash(tx: Transaction, email: string, passwordHash: string): Promise<string | null> {
-    const [user] = returned<{ id: string }>(
-      await managerOf(this.dataSource, tx).query('UPDATE users SET password_hash = $2 WHERE email = $1 RETURNING id', [email, passwordHash]),
+  async replacePasswordHash(tx: Transaction, userId: string, passwordHash: string): Promise<void> {
+    await managerOf(this.dataSource, tx).query('UPDATE users SET password_hash = $2 WHERE id = $1', [userId, passwordHash]);
+  }
+
+  async setPasswordHash(tx: Transaction, email: string, passwordHash: string): Promise<{ userId: string; previousChange: Date | null } | null> {
+    // The old row's time comes from a self-join: RETURNING sees only the new values.
+    const [user] = returned<{ id: string; previous: Date | null }>(
+      await managerOf(this.dataSource, tx).query(
+        `UPDATE users u SET password_hash = $2, password_changed_at = now()
+           FROM users old WHERE old.id = u.id AND u.email = $1
+         RETURNING u.id, old.password_changed_at AS previous`,
+        [email, passwordHash],
+      ),
     );
-    return user?.id ?? null;
+    return user ? { userId: user.id, previousChange: user.previous } : null;
   }
 
   async insertSession(tx: Transaction, userId: string, tokenHash: string, ttlMs: number): Promise<ConsoleSession> {
@@ -90,18 +105,31 @@ export class PostgresConsoleSessionStore extends ConsoleSessionStore {
     return toSession(rows[0]);
   }
 
-  async findLiveSession(tokenHash: string): Promise<ConsoleSession | null> {
+  async findLiveSession(tokenHash: string, idleMs: number, touchAfterMs: number): Promise<ConsoleSession | null> {
+    // One round trip: the check, and the last use moved forward at most once per touchAfterMs.
     const rows: SessionRow[] = await this.dataSource.query(
-      `SELECT s.id AS session_id, s.user_id, u.email, s.expires_at
-         FROM console_sessions s JOIN users u ON u.id = s.user_id
-        WHERE s.token_hash = $1 AND s.expires_at > now()`,
-      [tokenHash],
+      `WITH live AS (
+         SELECT id, user_id, expires_at, last_seen_at FROM console_sessions
+          WHERE token_hash = $1 AND expires_at > now() AND last_seen_at > now() - make_interval(secs => $2::float8 / 1000)),
+       touched AS (
+         UPDATE console_sessions SET last_seen_at = now()
+          WHERE id IN (SELECT id FROM live WHERE last_seen_at <= now() - make_interval(secs => $3::float8 / 1000)))
+       SELECT live.id AS session_id, live.user_id, u.email, live.expires_at FROM live JOIN users u ON u.id = live.user_id`,
+      [tokenHash, idleMs, touchAfterMs],
     );
     return rows[0] ? toSession(rows[0]) : null;
   }
 
-  async deleteExpiredSessionsOf(tx: Transaction, userId: string): Promise<void> {
-    await managerOf(this.dataSource, tx).query('DELETE FROM console_sessions WHERE user_id = $1 AND expires_at <= now()', [userId]);
+  async lockSession(tx: Transaction, sessionId: string): Promise<boolean> {
+    const rows: unknown[] = await managerOf(this.dataSource, tx).query('SELECT 1 FROM console_sessions WHERE id = $1 FOR SHARE', [sessionId]);
+    return rows.length > 0;
+  }
+
+  async deleteExpiredSessionsOf(tx: Transaction, userId: string, idleMs: number): Promise<void> {
+    await managerOf(this.dataSource, tx).query(
+      `DELETE FROM console_sessions WHERE user_id = $1 AND (expires_at <= now() OR last_seen_at <= now() - make_interval(secs => $2::float8 / 1000))`,
+      [userId, idleMs],
+    );
   }
 
   async deleteAllButNewestSessions(tx: Transaction, userId: string, kept: number): Promise<string[]> {
@@ -127,8 +155,11 @@ export class PostgresConsoleSessionStore extends ConsoleSessionStore {
     return rows.map((row) => row.id);
   }
 
-  async deleteExpired(): Promise<void> {
-    await this.dataSource.query('DELETE FROM console_sessions WHERE expires_at <= now()');
+  async deleteExpired(idleMs: number): Promise<void> {
+    await this.dataSource.query(
+      'DELETE FROM console_sessions WHERE expires_at <= now() OR last_seen_at <= now() - make_interval(secs => $1::float8 / 1000)',
+      [idleMs],
+    );
     await this.dataSource.query('DELETE FROM console_setup_tokens WHERE expires_at <= now()');
   }
 }

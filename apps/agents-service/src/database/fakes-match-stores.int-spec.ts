@@ -72,11 +72,12 @@ function servicesOn(stores: Stores) {
   const quotas = new UserQuotas(config, stores.quotas);
   const agents = new AgentsService(stores.agents, stores.workspaces, stores.transactions, outbox, quotas, announcer);
   const instructions = new InstructionsService(stores.instructions, stores.users, stores.transactions, agents, config);
+  const keys = new ApiKeysService(stores.apiKeys, stores.transactions, registry as unknown as KeyRevocationRegistry, quotas, stores.sessions);
   return {
     registry,
     agents,
     users: new UsersService(stores.users),
-    keys: new ApiKeysService(stores.apiKeys, stores.transactions, registry as unknown as KeyRevocationRegistry, quotas),
+    keys,
     workspaces: new WorkspacesService(stores.workspaces, stores.agents, stores.transactions, outbox, quotas, announcer),
     instructions,
     /** Shows every version stored (a history limited by no quota). */
@@ -87,7 +88,7 @@ function servicesOn(stores: Stores) {
       agents,
       fakeAgentsConfig({ ...SETTINGS, QUOTA_INSTRUCTION_VERSIONS_KEPT: 0 }),
     ),
-    sessions: new ConsoleSessionsService(stores.sessions, stores.transactions, config, announcer),
+    sessions: new ConsoleSessionsService(stores.sessions, stores.transactions, config, announcer, keys),
     progress: new RunProgressConsumer(stores.agentRuns, instructions),
     context: new AgentContextHandlers(stores.agentRuns),
   };
@@ -279,11 +280,33 @@ describe('the fakes of the agents-service stores', () => {
       };
       const kept = await live();
       const logout = [await s.sessions.end(hashToken(`${run}-5`)), await s.sessions.end(hashToken(`${run}-5`))];
+      const tokenChecks = [await outcome(s.sessions.checkSetupToken(hashToken(setup_token))), await outcome(s.sessions.checkSetupToken(hashToken(run)))];
+      const sessionId = (await s.sessions.verify(hashToken(`${run}-6`)))!.session_id;
+      await s.keys.create(user.id, 'by the console', sessionId);
+      const ending = await s.sessions.createSession(user.id, password_hash, hashToken(`${run}-e`));
+      await s.sessions.end(hashToken(`${run}-e`));
+      const endedSession = await outcome(s.keys.create(user.id, 'by an ended session', ending.session_id));
+      await s.sessions.createSession(user.id, password_hash, hashToken(`${run}-r`), `${password_hash}-rehashed`);
+      const rehashed = (await s.sessions.loginCredentials(email))!.password_hash === `${password_hash}-rehashed`;
       const reset = await s.sessions.setPassword(email, 'a second password');
+      const second = await s.sessions.setPassword(email, 'a third password', { revokeSessionKeys: true });
       await s.sessions.purgeExpired();
       const setupAfter = await outcome(
         s.sessions.setup({ setup_token_hash: hashToken(setup_token), email: `x-${email}`, password_hash: 'h', session_token_hash: hashToken(run) }),
       );
-      return { setupOpen, wrong, kept, logout, ended: reset.sessions_ended, after: await live(), setupAfter };
+      return {
+        setupOpen,
+        wrong,
+        kept,
+        logout,
+        tokenChecks,
+        endedSession,
+        rehashed,
+        ended: reset.sessions_ended,
+        listed: reset.session_made_keys.map((k) => k.name),
+        listedAgain: second.session_made_keys.map((k) => k.name),
+        after: await live(),
+        setupAfter,
+      };
     }));
 });

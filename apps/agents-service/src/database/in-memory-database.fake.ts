@@ -12,6 +12,7 @@ export interface UserRow {
   createdAt: Date;
   onboardedAt: Date | null;
   passwordHash: string | null;
+  passwordChangedAt?: number;
 }
 
 /** An agent with the snapshot positions its run summary reflects (columns the entity does not map). */
@@ -28,6 +29,7 @@ export interface SessionRow {
   userId: string;
   createdAt: number;
   expiresAt: number;
+  lastSeenAt: number;
 }
 
 export interface Tables {

@@ -18,4 +18,8 @@ export class UserEntity {
   /** scrypt hash of the console password (libs/contracts password-hash); null: the user cannot sign in to the console. */
   @Column({ name: 'password_hash', type: 'text', nullable: true, select: false })
   passwordHash!: string | null;
+
+  /** When an admin last set the password (`users set-password`); null: never since the user got one. */
+  @Column({ name: 'password_changed_at', type: 'timestamptz', nullable: true })
+  passwordChangedAt!: Date | null;
 }

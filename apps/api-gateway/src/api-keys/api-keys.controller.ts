@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AgentsPatterns, ApiKeyList, CreateApiKeyRequest, CreatedApiKey, RevokeApiKeyResponse } from '@aas/contracts';
-import { CallerId, RequestId } from '../caller/caller';
+import { CallerId, CallerSessionId, RequestId } from '../caller/caller';
 import { ApiProblems } from '../openapi/api-problems.decorator';
 import { ServiceClient } from '@aas/platform';
 
@@ -20,15 +20,18 @@ export class ApiKeysController {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ summary: 'Create an API key; the full key is returned only in this response' })
+  @ApiOperation({
+    summary: 'Create an API key; the full key is returned only in this response (a key made by a console session is listed by the next password reset)',
+  })
   @ApiCreatedResponse({ type: CreatedApiKey })
   @ApiProblems(400, 401, 422)
   create(
     @CallerId() userId: string,
+    @CallerSessionId() sessionId: string | undefined,
     @RequestId() requestId: string,
     @Body() body: CreateApiKeyRequest,
   ): Promise<CreatedApiKey> {
-    return this.services.request(AgentsPatterns.CreateApiKey, { user_id: userId, name: body.name }, requestId);
+    return this.services.request(AgentsPatterns.CreateApiKey, { user_id: userId, name: body.name, session_id: sessionId }, requestId);
   }
 
   @Delete(':key_id')

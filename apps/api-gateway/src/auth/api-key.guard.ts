@@ -13,9 +13,10 @@ import { RevocationState } from './revocation-state';
  * x-api-key is the only credential a program can use (spec section 5); a Bearer or JWT token is a 401.
  * Without a key, the console's session cookie counts only with its CSRF header (ConsoleSessionAuthenticator).
  * What arrives without a key this gateway has already verified costs its client address one
- * request of the per-address allowance: a missing or malformed key, a refused session, and every
- * key that needs a look-up in agents-service (charged before the look-up, so a flood of made-up
- * keys from one address is refused with 429 without reaching agents-service).
+ * request of the per-address allowance: a missing or malformed key, a refused session, every key
+ * that needs a look-up in agents-service and every session cookie (charged before the look-up, so
+ * a flood of made-up keys or sessions from one address is refused with 429 without reaching
+ * agents-service). A session that proves live gets its address's request back: its user pays.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -40,7 +41,8 @@ export class ApiKeyGuard implements CanActivate {
     request.announcementsAtAuth = this.revocations.announcements;
     try {
       if ((typeof key !== 'string' || key.length === 0) && this.sessions.hasSession(request)) {
-        request.caller = await this.sessions.authenticateApiCall(request);
+        request.caller = await this.sessions.authenticateApiCall(request, chargeAddress);
+        await this.limits.refundAddress(request);
         return true;
       }
       if (typeof key !== 'string' || key.length === 0) {

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ConsoleSessionAuthenticator } from '../console-auth/console-session-authenticator';
 import { LoginRateLimiter } from '../console-auth/login-rate-limiter';
+import { SessionCookie } from '../console-auth/session-cookie';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 import { RequestRateLimits } from '../rate-limit/request-rate-limits';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
@@ -11,7 +12,7 @@ import { RevocationState } from './revocation-state';
 
 /** Global guards run in the order given: who is calling first, then that caller's (or its address's) rate limit. */
 @Module({
-  exports: [ConsoleSessionAuthenticator, LoginRateLimiter, RequestRateLimits, RevocationState, ApiKeyAuthenticator],
+  exports: [ConsoleSessionAuthenticator, LoginRateLimiter, SessionCookie, RequestRateLimits, RevocationState, ApiKeyAuthenticator],
   providers: [
     ApiKeyAuthenticator,
     RevocationFeed,
@@ -19,6 +20,7 @@ import { RevocationState } from './revocation-state';
     RequestRateLimits,
     ConsoleSessionAuthenticator,
     LoginRateLimiter,
+    SessionCookie,
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
   ],

@@ -10,6 +10,8 @@ export interface AuthenticatedCaller {
   session_id?: string;
   /** When that session expires (ISO 8601). */
   session_expires_at?: string;
+  /** The SHA-256 of that session's token (an event stream ends when the session does). */
+  session_token_hash?: string;
 }
 
 export type AuthenticatedRequest = FastifyRequest & {
@@ -24,6 +26,11 @@ export const CallerId = createParamDecorator((_: unknown, ctx: ExecutionContext)
   if (!caller) throw new Error('CallerId used on a route that ApiKeyGuard did not authenticate');
   return caller.user_id;
 });
+
+/** The console session's id when a console session is calling, else undefined (an API key). */
+export const CallerSessionId = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): string | undefined => ctx.switchToHttp().getRequest<AuthenticatedRequest>().caller?.session_id,
+);
 
 /** The request id (x-request-id), passed on to services for their logs. */
 export const RequestId = createParamDecorator(

@@ -99,18 +99,33 @@ export class GatewayEnv extends CommonEnv {
   @IsString()
   CONSOLE_DIR: string = '';
 
-  /** The Secure attribute of the session cookie: `auto` sets it when the request came over HTTPS (directly or per X-Forwarded-Proto). */
+  /**
+   * Whether the console is served over HTTPS, which makes the session cookie `Secure` and names it
+   * `__Host-aas_session`: `auto` follows PUBLIC_BASE_URL's scheme when it is set, else each request
+   * (TLS on the connection, or X-Forwarded-Proto: https); `always`; `never`.
+   */
   @IsIn(['auto', 'always', 'never'], { message: 'CONSOLE_COOKIE_SECURE must be auto, always or never' })
   CONSOLE_COOKIE_SECURE: 'auto' | 'always' | 'never' = 'auto';
 
-  /** Sign-in and setup attempts one client address may make per LOGIN_RATE_LIMIT_WINDOW_SECONDS; 0 turns the limit off. */
+  /** Failed sign-in and setup attempts one client address (IPv6: its /64) may make per LOGIN_RATE_LIMIT_WINDOW_SECONDS; 0 turns the limit off. */
   @IsInt()
   @Min(0)
+  @Max(1_000_000)
   LOGIN_RATE_LIMIT_PER_ADDRESS: number = 20;
 
-  /** Sign-in attempts per email address per window (a success resets it); 0 turns the limit off. */
+  /** Failed sign-in and setup attempts one client address may make per minute before it must wait for the next; 0 turns it off. */
   @IsInt()
   @Min(0)
+  @Max(1_000_000)
+  LOGIN_FAILURES_PER_MINUTE: number = 5;
+
+  /**
+   * Failed sign-ins for one email, from all addresses together, per window past which an address
+   * that has failed for that email is refused for it (an address that has not is never); 0 turns it off.
+   */
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
   LOGIN_RATE_LIMIT_PER_EMAIL: number = 10;
 
   @IsInt()

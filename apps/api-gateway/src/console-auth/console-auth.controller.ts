@@ -1,5 +1,4 @@
 import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   AgentsPatterns,
@@ -16,18 +15,18 @@ import {
   generateSessionToken,
   hashPassword,
   hashToken,
+  needsRehash,
   verifyPassword,
 } from '@aas/contracts';
 import { Public, ServiceClient } from '@aas/platform';
 import { ForbiddenError, UnauthorizedError } from '@aas/problem-details';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { GatewayEnv } from '../config/gateway.env';
 import { ApiProblems } from '../openapi/api-problems.decorator';
 import { CONSOLE_SESSION_SCHEME } from '../openapi/openapi-document';
 import { ConsoleSessionAuthenticator } from './console-session-authenticator';
 import { LoginRateLimiter } from './login-rate-limiter';
 import { assertSameOrigin } from './same-origin';
-import { CookieSecurity, clearSessionCookie, sessionTokenOf, setSessionCookie } from './session-cookie';
+import { SessionCookie } from './session-cookie';
 
 const WRONG_LOGIN = 'The email or password is wrong';
 
@@ -39,16 +38,12 @@ const WRONG_LOGIN = 'The email or password is wrong';
 @Public()
 @Controller('v1/console')
 export class ConsoleAuthController {
-  private readonly cookieSecurity: CookieSecurity;
-
   constructor(
     private readonly services: ServiceClient,
     private readonly sessions: ConsoleSessionAuthenticator,
     private readonly limiter: LoginRateLimiter,
-    config: ConfigService<GatewayEnv, true>,
-  ) {
-    this.cookieSecurity = config.get('CONSOLE_COOKIE_SECURE', { infer: true });
-  }
+    private readonly cookie: SessionCookie,
+  ) {}
 
   @Get('setup')
   @ApiOperation({ summary: 'Whether the first-run page is open (no user can sign in yet)', security: [] })
@@ -71,24 +66,26 @@ export class ConsoleAuthController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ConsoleSessionResponse> {
     assertSameOrigin(request);
-    await this.limiter.setupAttempt(request.ip);
+    const attempt = await this.limiter.setup(request.ip);
+    const setupTokenHash = hashToken(body.setup_token);
+    // Before any hashing: a guessed setup token costs a look-up, not a password hash (401, or 404 once setup is over).
+    await this.services.request(AgentsPatterns.CheckSetupToken, { setup_token_hash: setupTokenHash }, request.id);
     const token = generateSessionToken();
     const session = await this.services.request<ConsoleSession>(
       AgentsPatterns.ConsoleSetup,
-      {
-        setup_token_hash: hashToken(body.setup_token),
-        email: body.email,
-        password_hash: await hashPassword(body.password),
-        session_token_hash: hashToken(token),
-      },
+      { setup_token_hash: setupTokenHash, email: body.email, password_hash: await hashPassword(body.password), session_token_hash: hashToken(token) },
       request.id,
     );
+    await attempt.succeeded();
     return this.signedIn(session, token, request, reply);
   }
 
   @Post('login')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Sign in with email and password (sets the session cookie); rate limited per address and per email', security: [] })
+  @ApiOperation({
+    summary: 'Sign in with email and password (sets the session cookie); failures slow down and then refuse the address that makes them',
+    security: [],
+  })
   @ApiOkResponse({ type: ConsoleSessionResponse })
   @ApiProblems(400, 401, 403, 429)
   async login(
@@ -97,18 +94,23 @@ export class ConsoleAuthController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ConsoleSessionResponse> {
     assertSameOrigin(request);
-    await this.limiter.loginAttempt(request.ip, body.email);
+    const attempt = await this.limiter.signIn(request.ip, body.email);
     const found = await this.services.request<LoginCredentials | null>(AgentsPatterns.LoginCredentials, { email: body.email }, request.id);
     // An unknown email is checked against a dummy hash: it takes as long, and answers the same, as a wrong password.
     const matches = await verifyPassword(body.password, found?.password_hash ?? (await dummyPasswordHash()));
-    if (!found || !matches) throw new UnauthorizedError(WRONG_LOGIN);
+    if (!found || !matches) {
+      await attempt.failed();
+      throw new UnauthorizedError(WRONG_LOGIN);
+    }
     const token = generateSessionToken();
+    // A hash of older parameters (scrypt) is replaced now, while the password is at hand.
+    const rehashed = needsRehash(found.password_hash) ? await hashPassword(body.password) : undefined;
     const session = await this.services.request<ConsoleSession>(
       AgentsPatterns.CreateConsoleSession,
-      { user_id: found.user_id, password_hash: found.password_hash, session_token_hash: hashToken(token) },
+      { user_id: found.user_id, password_hash: found.password_hash, session_token_hash: hashToken(token), new_password_hash: rehashed },
       request.id,
     );
-    await this.limiter.succeeded(body.email);
+    await attempt.succeeded();
     return this.signedIn(session, token, request, reply);
   }
 
@@ -119,14 +121,14 @@ export class ConsoleAuthController {
   @ApiNoContentResponse({ description: 'Signed out (also when there was no session)' })
   @ApiProblems(403)
   async logout(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
-    const token = sessionTokenOf(request);
+    const token = this.cookie.tokenOf(request);
     if (token) {
       const csrf = request.headers[CSRF_HEADER];
       if (typeof csrf !== 'string' || !csrfTokenMatches(token, csrf)) throw new ForbiddenError(`Signing out needs the session's ${CSRF_HEADER} header`);
       assertSameOrigin(request);
       await this.services.request(AgentsPatterns.EndConsoleSession, { session_token_hash: hashToken(token) }, request.id);
     }
-    clearSessionCookie(reply, request, this.cookieSecurity);
+    this.cookie.clear(reply, request);
   }
 
   @Get('session')
@@ -134,13 +136,13 @@ export class ConsoleAuthController {
   @ApiOkResponse({ type: ConsoleSessionResponse })
   @ApiProblems(401)
   async session(@Req() request: FastifyRequest): Promise<ConsoleSessionResponse> {
-    const token = sessionTokenOf(request);
+    const token = this.cookie.tokenOf(request);
     if (!token) throw new UnauthorizedError('Not signed in to the console');
     return toResponse(await this.sessions.session(token, request.id), token);
   }
 
   private signedIn(session: ConsoleSession, token: string, request: FastifyRequest, reply: FastifyReply): ConsoleSessionResponse {
-    setSessionCookie(reply, request, token, new Date(session.expires_at), this.cookieSecurity);
+    this.cookie.set(reply, request, token, new Date(session.expires_at));
     return toResponse(session, token);
   }
 }

@@ -5,7 +5,7 @@ import { ForbiddenError, UnauthorizedError } from '@aas/problem-details';
 import type { FastifyRequest } from 'fastify';
 import { AuthenticatedCaller } from '../caller/caller';
 import { assertSameOrigin } from './same-origin';
-import { sessionTokenOf } from './session-cookie';
+import { SessionCookie } from './session-cookie';
 
 const NEEDS_CSRF = `A console session authenticates an API request only with its ${CSRF_HEADER} header; programs send x-api-key`;
 const SESSION_ENDED = 'The console session has ended; sign in again';
@@ -19,22 +19,34 @@ const SESSION_ENDED = 'The console session has ended; sign in again';
  */
 @Injectable()
 export class ConsoleSessionAuthenticator {
-  constructor(private readonly services: ServiceClient) {}
+  constructor(
+    private readonly services: ServiceClient,
+    private readonly cookie: SessionCookie,
+  ) {}
 
   /** True when the request carries a session cookie (then it is judged here, not as a missing API key). */
   hasSession(request: FastifyRequest): boolean {
-    return sessionTokenOf(request) !== undefined;
+    return this.cookie.tokenOf(request) !== undefined;
   }
 
-  async authenticateApiCall(request: FastifyRequest): Promise<AuthenticatedCaller> {
-    const token = sessionTokenOf(request);
+  /** `beforeLookUp` runs (and may refuse, by throwing) once the CSRF and origin checks passed, just before agents-service is asked. */
+  async authenticateApiCall(request: FastifyRequest, beforeLookUp: () => Promise<void>): Promise<AuthenticatedCaller> {
+    const token = this.cookie.tokenOf(request);
     if (!token) throw new UnauthorizedError(SESSION_ENDED);
     const csrf = request.headers[CSRF_HEADER];
     if (typeof csrf !== 'string' || csrf.length === 0) throw new ForbiddenError(NEEDS_CSRF);
     if (!csrfTokenMatches(token, csrf)) throw new ForbiddenError(`The ${CSRF_HEADER} header does not belong to this session`);
     assertSameOrigin(request);
+    // The CSRF token of a made-up session is computable: only the look-up can tell, so its address pays first.
+    await beforeLookUp();
     const session = await this.session(token, request.id);
-    return { user_id: session.user_id, key_id: '', session_id: session.session_id, session_expires_at: session.expires_at };
+    return {
+      user_id: session.user_id,
+      key_id: '',
+      session_id: session.session_id,
+      session_expires_at: session.expires_at,
+      session_token_hash: hashToken(token),
+    };
   }
 
   /** The live session behind `token`, or a 401. */

@@ -44,6 +44,15 @@ export class RequestRateLimits {
   }
 
   /**
+   * Gives the address back what chargeAddress took for a console session that proved live: the
+   * session's requests are its user's to pay for (chargeUser), as a cached key's are. Charged first
+   * and refunded after, so made-up sessions never reach agents-service more often than the address allows.
+   */
+  async refundAddress(request: FastifyRequest): Promise<void> {
+    await this.perAddress?.refund(addressKey(request.ip));
+  }
+
+  /**
    * Before an inbound webhook call is passed on: a 429 when its address has used up its allowance
    * (RATE_LIMIT_UNAUTHENTICATED_REQUESTS, to which failed inbound calls count) and the URL it calls is
    * not one that passed verification lately (`urlVerified`, asked only then). So an address shared by

@@ -1,10 +1,9 @@
 import { Controller, Get, Headers, Param, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { hashApiKey, hashToken } from '@aas/contracts';
+import { hashApiKey } from '@aas/contracts';
 import type { FastifyReply } from 'fastify';
 import { REQUEST_ID_HEADER } from '@aas/platform';
 import { AuthenticatedRequest, CallerId, RequestId } from '../caller/caller';
-import { sessionTokenOf } from '../console-auth/session-cookie';
 import { ApiProblems } from '../openapi/api-problems.decorator';
 import { StreamOwner } from './streams/live-stream';
 import { RunEventStreams } from './streams/run-event-streams';
@@ -56,11 +55,10 @@ export class RunEventStreamController {
 function ownerOf(request: AuthenticatedRequest): StreamOwner {
   const caller = request.caller!;
   if (caller.session_id) {
-    const token = sessionTokenOf(request);
     return {
       userId: caller.user_id,
       sessionId: caller.session_id,
-      sessionTokenHash: token ? hashToken(token) : undefined,
+      sessionTokenHash: caller.session_token_hash,
       sessionExpiresAt: caller.session_expires_at ? Date.parse(caller.session_expires_at) : undefined,
     };
   }

@@ -1,10 +1,15 @@
-import { IsString, Length, Matches } from 'class-validator';
+import { IsOptional, IsString, IsUUID, Length, Matches } from 'class-validator';
 import { UserScopedMessage } from './user-scoped.message';
 
 export class CreateApiKeyMessage extends UserScopedMessage {
   @IsString()
   @Length(1, 128)
   name!: string;
+
+  /** The console session that asked, when one did: a password reset lists (and may revoke) the keys sessions made. */
+  @IsOptional()
+  @IsUUID()
+  session_id?: string;
 }
 
 export class RevokeApiKeyMessage extends UserScopedMessage {

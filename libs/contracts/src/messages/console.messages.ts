@@ -1,4 +1,4 @@
-import { IsString, IsUUID, Matches, MaxLength } from 'class-validator';
+import { IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
 import { EMAIL_MAX_LENGTH } from '../dto/console.dto';
 import { IsEmailAddress } from '../dto/text.validators';
 
@@ -27,6 +27,12 @@ export class ConsoleSetupMessage {
   session_token_hash!: string;
 }
 
+/** gateway → agents-service: whether this setup token would be accepted now (checked before the password is hashed). */
+export class CheckSetupTokenMessage {
+  @Matches(SHA256_HEX, HASH_MESSAGE)
+  setup_token_hash!: string;
+}
+
 /** gateway → agents-service: the user and password hash to check a login against (null: no such user or no password). */
 export class LoginCredentialsMessage {
   @IsString()
@@ -50,6 +56,12 @@ export class CreateConsoleSessionMessage {
 
   @Matches(SHA256_HEX, HASH_MESSAGE)
   session_token_hash!: string;
+
+  /** A hash of the same password with today's parameters, to replace `password_hash` (rehash on sign-in). */
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  new_password_hash?: string;
 }
 
 export class ConsoleSessionTokenMessage {

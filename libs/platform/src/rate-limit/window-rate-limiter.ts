@@ -63,4 +63,9 @@ export class WindowRateLimiter {
       resetSeconds: Math.max(1, Math.ceil(outcome.msBeforeNext / 1000)),
     };
   }
+
+  /** Gives back one request that `consume` counted (it turned out to belong to an allowance of its own). */
+  async refund(key: string): Promise<void> {
+    await this.limiter.reward(key, 1);
+  }
 }
