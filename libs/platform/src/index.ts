@@ -11,3 +11,4 @@ export * from './metrics';
 export * from './request-context';
 export * from './crypto';
 export * from './batching';
+export * from './rate-limit';
