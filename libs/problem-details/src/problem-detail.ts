@@ -11,6 +11,8 @@ export interface ProblemDetail {
   quota?: string;
   /** That quota's value. */
   limit?: number;
+  /** A 429's Retry-After, in seconds, while the problem crosses the message transport; sent as the header, not in the body. */
+  retry_after?: number;
   request_id?: string;
 }
 

@@ -1,7 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Observable, throwError } from 'rxjs';
-import { TooManyRequestsError } from './domain-error';
 import { PROBLEM_CONTENT_TYPE } from './problem-detail';
 import { toProblem } from './to-problem';
 
@@ -25,10 +24,12 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
     if (problem.status >= 500) this.logger.error({ err: error, req_id: request.id, problem }, 'request failed');
-    if (error instanceof TooManyRequestsError) void reply.header('retry-after', String(error.retryAfterSeconds));
+    // A 429 from another service carries its Retry-After in the problem (retry_after), for the header.
+    const { retry_after: retryAfter, ...body } = problem;
+    if (retryAfter !== undefined) void reply.header('retry-after', String(retryAfter));
     void reply
       .status(problem.status)
       .header('content-type', PROBLEM_CONTENT_TYPE)
-      .send({ ...problem, request_id: request.id });
+      .send({ ...body, request_id: request.id });
   }
 }

@@ -9,6 +9,7 @@ import {
   RemoteProblemError,
   ResourceNotFoundError,
   ServiceUnavailableError,
+  TooManyRequestsError,
   UnauthorizedError,
   ValidationFailedError,
 } from './domain-error';
@@ -58,6 +59,14 @@ describe('toProblem', () => {
   it('passes the quota members of a remote quota-exceeded problem through', () => {
     const problem = toProblem(new QuotaExceededError('too many', 'webhooks_per_agent', 20));
     expect(toProblem(new RemoteProblemError({ ...problem, internal: SECRET } as ProblemDetail))).toEqual(problem);
+  });
+
+  it("carries a 429's Retry-After across the transport as retry_after, and only a 429's", () => {
+    const problem = toProblem(new TooManyRequestsError('over the allowance', 42));
+    expect(problem).toMatchObject({ status: 429, retry_after: 42 });
+    expect(toProblem(new RemoteProblemError(problem))).toEqual(problem);
+    const conflict = toProblem(new ConflictError('taken'));
+    expect(toProblem(new RemoteProblemError({ ...conflict, retry_after: 5 }))).not.toHaveProperty('retry_after');
   });
 
   it('keeps the field errors of a ValidationFailedError', () => {

@@ -1,5 +1,5 @@
 import { HttpException } from '@nestjs/common';
-import { DomainError, QuotaExceededError, RemoteProblemError } from './domain-error';
+import { DomainError, QuotaExceededError, RemoteProblemError, TooManyRequestsError } from './domain-error';
 import { ProblemCode, codeForStatus, problemType, statusOf } from './problem-code';
 import { isDependencyOutage } from './outage';
 import { ProblemDetail, isProblemDetail, reasonPhrase } from './problem-detail';
@@ -21,6 +21,7 @@ export function toProblem(error: unknown): ProblemDetail {
   if (error instanceof DomainError) {
     const problem = problemFromCode(error.code, error.message);
     if (error instanceof QuotaExceededError) return { ...problem, quota: error.quota, limit: error.limit };
+    if (error instanceof TooManyRequestsError) return { ...problem, retry_after: error.retryAfterSeconds };
     return error.errors ? { ...problem, errors: error.errors } : problem;
   }
   if (error instanceof RemoteProblemError) return pickProblem(error.problem);
@@ -43,6 +44,7 @@ function pickProblem(p: ProblemDetail): ProblemDetail {
     out.quota = p.quota;
     out.limit = p.limit;
   }
+  if (p.status === 429 && Number.isInteger(p.retry_after) && p.retry_after! > 0) out.retry_after = p.retry_after;
   return out;
 }
 
