@@ -1,15 +1,21 @@
 import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { InboundHookMessage, InboundHookResponse } from '@aas/contracts';
 import { SecretBox } from '@aas/platform';
 import { RemoteProblemError, ResourceNotFoundError, UnauthorizedError, ValidationFailedError } from '@aas/problem-details';
 import { isUUID } from 'class-validator';
 import { randomUUID } from 'node:crypto';
+import { RunStartAllowance } from '../allowance/run-start-allowance';
+import { SchedulerEnv } from '../config/scheduler.env';
+import { InboundChains, withoutChainHeader } from './inbound-chain';
 import { SignatureRefused, verifyInboundSignature } from './inbound-verification';
 import { renderMessage } from './message-template';
+import { checkInboundPayload } from './trigger-payload';
 import { tokenMatches } from './trigger-credentials';
 import { TriggerEntity } from './trigger.entity';
 import { TriggerStore } from './trigger.store';
 import { TriggeredRunStarter } from './triggered-run-starter';
+import { waitingRunsFull } from './waiting-runs-full';
 
 /** Headers that name a delivery: a repeat within 24 hours answers the first delivery's run. */
 const DELIVERY_ID_HEADERS = ['webhook-id', 'x-github-delivery', 'idempotency-key'];
@@ -28,14 +34,22 @@ export class InboundHooksService {
     private readonly store: TriggerStore,
     private readonly secrets: SecretBox,
     private readonly runs: TriggeredRunStarter,
+    // The bounds on fan-out: the payload a run keeps, the chain the call continues, the owner's allowance of triggered runs.
+    private readonly chains: InboundChains,
+    private readonly allowance: RunStartAllowance,
+    private readonly config: ConfigService<SchedulerEnv, true>,
   ) {}
 
   async receive(message: InboundHookMessage): Promise<InboundHookResponse> {
     const trigger = await this.authenticated(message);
+    checkInboundPayload(message.body, this.config.get('TRIGGER_PAYLOAD_MAX_BYTES', { infer: true }));
     const payload = parsedBody(message.body);
+    const chain = this.chains.linkOf(message);
+    await this.allowance.takeOne(trigger.userId);
+    const headers = withoutChainHeader(message.headers);
     const userMessage = renderMessage(trigger.messageTemplate, {
       payload,
-      headers: message.headers,
+      headers,
       trigger: { id: trigger.id, name: trigger.name, kind: trigger.kind },
     });
     const outcome = await this.runs.startOne({
@@ -46,12 +60,12 @@ export class InboundHooksService {
       agent_generation: Number(trigger.agentGeneration),
       delivery_key: deliveryKey(message.headers),
       user_message: userMessage,
-      depth: 0,
-      data: { payload, headers: message.headers },
+      ...chain,
+      data: { payload, headers },
     });
     // The agent gone (or its id taken by a new agent): the same 404 as any unknown endpoint, naming no agent.
     if ('refused' in outcome && outcome.refused.status === 404) throw new ResourceNotFoundError('Inbound endpoint', message.trigger_id);
-    if ('refused' in outcome) throw new RemoteProblemError(outcome.refused);
+    if ('refused' in outcome) throw waitingRunsFull(outcome.refused) ?? new RemoteProblemError(outcome.refused);
     if (outcome.created) await this.store.recordStarted([trigger.id]);
     return { run_id: outcome.run_id };
   }

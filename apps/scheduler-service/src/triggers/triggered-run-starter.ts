@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { RUN_START_BATCH_MAX, RunsPatterns, StartTriggeredRunsResponse, TriggeredRunStart } from '@aas/contracts';
 import { Batcher, ServiceClient } from '@aas/platform';
 
-type TriggeredRunOutcome = StartTriggeredRunsResponse['outcomes'][number];
+export type TriggeredRunOutcome = StartTriggeredRunsResponse['outcomes'][number];
 
 /** Batches of inbound starts in flight at once; calls arriving meanwhile gather for the next one. */
 const CONCURRENT_BATCHES = 4;
