@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ConsoleSessionAuthenticator } from '../console-auth/console-session-authenticator';
 import { LoginRateLimiter } from '../console-auth/login-rate-limiter';
+import { InstallationDeliveries } from '../rate-limit/installation-deliveries';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 import { RequestRateLimits } from '../rate-limit/request-rate-limits';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
@@ -17,6 +18,7 @@ import { RevocationState } from './revocation-state';
     RevocationFeed,
     { provide: RevocationState, useExisting: RevocationFeed },
     RequestRateLimits,
+    InstallationDeliveries,
     ConsoleSessionAuthenticator,
     LoginRateLimiter,
     { provide: APP_GUARD, useClass: ApiKeyGuard },
