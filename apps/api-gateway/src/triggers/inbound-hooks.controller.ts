@@ -34,7 +34,7 @@ export class InboundHooksController {
   @ApiParam({ name: 'token', description: 'The secret last segment of the URL returned at creation' })
   @ApiBody({ description: 'Any JSON value', schema: {} })
   @ApiAcceptedResponse({ type: InboundHookResponse })
-  @ApiProblems(400, 401, 404, 413, 415, 429)
+  @ApiProblems(400, 401, 404, 413, 415, 422, 429)
   async receive(
     @Param('trigger_id') triggerId: string,
     @Param('token') token: string,
