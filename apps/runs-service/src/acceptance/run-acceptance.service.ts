@@ -102,7 +102,7 @@ export class RunAcceptance {
     const overLimits = await this.overLimits(tx, claimed);
     const fresh = claimed.filter((a) => !overLimits.has(a));
     await this.storeRuns(tx, fresh);
-    // Last: the users' admission locks are held from here to the commit.
+    // Last: the users' admission locks (taken here, or already for the start limits) are held to the commit.
     const queued = fresh.length > 0 ? await tx.admitWaiting(fresh.map((a) => a.request.userId)) : 0;
     const outcomes = requests.map((request): RunStartOutcome => {
       const refusal = refused.get(request) ?? overLimits.get(accepted.get(request)!);
