@@ -5,6 +5,7 @@ import { Registry } from 'prom-client';
 import { RunStartAllowance } from '../allowance/run-start-allowance';
 import { SchedulerEnv } from '../config/scheduler.env';
 import { EventTriggers } from './event-triggers';
+import { ExhaustedChains } from './exhausted-chains';
 import { TriggerMetrics } from './trigger-metrics';
 import { FakeTriggerStore, triggerRow } from './trigger.store.fake';
 import { TriggeredRunStarter } from './triggered-run-starter';
@@ -14,6 +15,7 @@ const FOLLOWER = '00000000-0000-4000-8000-000000000002';
 const trigger = (n: number) => `00000000-0000-4000-a000-${String(n).padStart(12, '0')}`;
 const MAX_DEPTH = 3;
 const PAYLOAD_MAX = 2048;
+const ROOT = '00000000-0000-4000-9000-0000000000ff';
 
 const ended = (changes: Partial<RunLifecycleEvent> = {}): RunLifecycleEvent => ({
   event: EventNames.RunCompleted,
@@ -58,7 +60,7 @@ describe(EventTriggers.name, () => {
       },
       usedUpReason: (seconds: number) => `the allowance is used up; retry after ${seconds} s`,
     } as unknown as RunStartAllowance;
-    const sut = new EventTriggers(store, runs, new TriggerMetrics(registry), starts, config);
+    const sut = new EventTriggers(store, runs, new TriggerMetrics(registry), starts, new ExhaustedChains(), config);
     const outcomes = async () => {
       const metric = await registry.getSingleMetric('aas_event_trigger_starts_total')!.get();
       return Object.fromEntries(metric.values.filter((v) => v.value > 0).map((v) => [v.labels.outcome, v.value]));
@@ -130,7 +132,7 @@ describe(EventTriggers.name, () => {
   describe('chains', () => {
     it("continues the source run's chain, or starts one at the source run when it names none", async () => {
       const { sut, asked } = setup();
-      const root = '00000000-0000-4000-9000-0000000000ff';
+      const root = ROOT;
       await sut.onRunEvent(ended({ chain_root_id: root, trigger_depth: 1 }));
       await sut.onRunEvent(ended({ run_id: '00000000-0000-4000-9000-000000000002' }));
       expect(asked.map((batch) => batch.map((s) => s.chain_root_id))).toEqual([
@@ -145,6 +147,18 @@ describe(EventTriggers.name, () => {
       await sut.onRunEvent(ended());
       expect(store.rows.get(trigger(2))!.lastError).toBe('not started: The chain has started 5 runs');
       expect(await outcomes()).toEqual({ started: 1, refused_chain: 1 });
+    });
+
+    it('refuses the further starts of a chain found full from memory, asking runs-service nothing', async () => {
+      const problem = { type: 'urn:aas:problem:quota-exceeded', title: 'Unprocessable Entity', status: 422, detail: 'The chain has started 5 runs', quota: 'trigger_chain_runs', limit: 5 };
+      const { sut, store, asked, outcomes } = setup(() => ({ refused: problem }));
+      await sut.onRunEvent(ended({ chain_root_id: ROOT }));
+      await sut.onRunEvent(ended({ chain_root_id: ROOT, run_id: '00000000-0000-4000-9000-000000000003' }));
+      expect(asked).toHaveLength(1);
+      expect(store.rows.get(trigger(1))!.lastError).toBe('not started: The chain has started 5 runs');
+      expect(await outcomes()).toEqual({ refused_chain: 4 });
+      await sut.onRunEvent(ended({ chain_root_id: '00000000-0000-4000-9000-0000000000fe' }));
+      expect(asked).toHaveLength(2);
     });
   });
 

@@ -3,6 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { RUN_START_BATCH_MAX, RunLifecycleEvent, TRIGGER_SOURCE_EVENTS, TriggerSourceEvent, TriggeredRunStart } from '@aas/contracts';
 import { RunStartAllowance } from '../allowance/run-start-allowance';
 import { SchedulerEnv } from '../config/scheduler.env';
+import { ExhaustedChains } from './exhausted-chains';
 import { TriggerMetrics } from './trigger-metrics';
 import { renderMessage } from './message-template';
 import { SourceRun, boundedSourceRun } from './trigger-payload';
@@ -16,7 +17,8 @@ import { TriggeredRunOutcome, TriggeredRunStarter } from './triggered-run-starte
  * nothing new. A chain carries its depth and its root run: past TRIGGER_MAX_DEPTH
  * the start is refused here, past TRIGGER_CHAIN_MAX_RUNS runs-service refuses it,
  * and past the owner's RATE_LIMIT_TRIGGERED_RUNS it is refused here too; each
- * refusal is recorded on its trigger. Self-follows and cycles are allowed: those
+ * refusal is recorded on its trigger. A chain runs-service found full is refused
+ * here from memory afterwards (ExhaustedChains). Self-follows and cycles are allowed: those
  * limits bound them. The starts go to runs-service in batches it accepts.
  */
 @Injectable()
@@ -28,6 +30,7 @@ export class EventTriggers {
     private readonly runs: TriggeredRunStarter,
     private readonly metrics: TriggerMetrics,
     private readonly allowance: RunStartAllowance,
+    private readonly exhausted: ExhaustedChains,
     private readonly config: ConfigService<SchedulerEnv, true>,
   ) {}
 
@@ -44,14 +47,16 @@ export class EventTriggers {
       await this.store.recordErrors(triggers.map((t) => ({ triggerId: t.id, error })));
       return;
     }
+    const root = event.chain_root_id ?? event.run_id;
+    const exhausted = this.exhausted.refusalOf(root);
+    if (exhausted) return this.record(triggers, triggers.map(() => ({ refused: exhausted })), root);
     const { granted, retryAfterSeconds } = await this.allowance.take(event.user_id, triggers.length);
     await this.refuseOverAllowance(triggers.slice(granted), retryAfterSeconds);
     const sourceRun = boundedSourceRun(sourceRunOf(event), this.config.get('TRIGGER_PAYLOAD_MAX_BYTES', { infer: true }));
-    const root = event.chain_root_id ?? event.run_id;
     const allowed = triggers.slice(0, granted);
     for (let i = 0; i < allowed.length; i += RUN_START_BATCH_MAX) {
       const batch = allowed.slice(i, i + RUN_START_BATCH_MAX);
-      await this.record(batch, await this.runs.start(batch.map((trigger) => startOf(trigger, sourceRun, depth, root))));
+      await this.record(batch, await this.runs.start(batch.map((trigger) => startOf(trigger, sourceRun, depth, root))), root);
     }
   }
 
@@ -62,9 +67,11 @@ export class EventTriggers {
     await this.store.recordErrors(triggers.map((t) => ({ triggerId: t.id, error })));
   }
 
-  /** One batch's outcomes, on its triggers: started, or why not. */
-  private async record(triggers: TriggerEntity[], outcomes: TriggeredRunOutcome[]): Promise<void> {
+  /** One batch's outcomes, on its triggers: started, or why not. A chain found full is remembered. */
+  private async record(triggers: TriggerEntity[], outcomes: TriggeredRunOutcome[], root: string): Promise<void> {
     const refused = outcomes.flatMap((outcome, i) => ('refused' in outcome ? [{ triggerId: triggers[i].id, problem: outcome.refused }] : []));
+    const chainFull = refused.find((r) => r.problem.quota === 'trigger_chain_runs');
+    if (chainFull) this.exhausted.remember(root, chainFull.problem);
     this.metrics.count('started', outcomes.filter((o) => 'run_id' in o && o.created).length);
     this.metrics.count('refused_chain', refused.filter((r) => r.problem.quota === 'trigger_chain_runs').length);
     this.metrics.count('refused', refused.filter((r) => r.problem.quota !== 'trigger_chain_runs').length);

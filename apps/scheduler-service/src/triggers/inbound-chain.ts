@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { InboundHookMessage } from '@aas/contracts';
+import { InboundHookMessage, ProblemDetailDto } from '@aas/contracts';
 import { CHAIN_HEADER, InstallationChainKey } from '@aas/platform';
 import { QuotaExceededError } from '@aas/problem-details';
 import { SchedulerEnv } from '../config/scheduler.env';
+import { ExhaustedChains } from './exhausted-chains';
 
 /** Where an inbound call's run stands in a chain: depth 0 and no root for a call that starts its own. */
 export interface InboundChainLink {
@@ -22,6 +23,7 @@ export interface InboundChainLink {
 export class InboundChains {
   constructor(
     private readonly key: InstallationChainKey,
+    private readonly exhausted: ExhaustedChains,
     private readonly config: ConfigService<SchedulerEnv, true>,
   ) {}
 
@@ -37,7 +39,14 @@ export class InboundChains {
         maxDepth,
       );
     }
+    const full = this.exhausted.refusalOf(link.rootRunId);
+    if (full) throw new QuotaExceededError(full.detail, 'trigger_chain_runs', full.limit ?? 0);
     return { depth, chain_root_id: link.rootRunId };
+  }
+
+  /** runs-service refused the call's start: a chain it found full is remembered, as event triggers do. */
+  refused(link: InboundChainLink, problem: ProblemDetailDto): void {
+    if (link.chain_root_id !== undefined && problem.quota === 'trigger_chain_runs') this.exhausted.remember(link.chain_root_id, problem);
   }
 }
 

@@ -13,6 +13,7 @@ import {
 import { createHmac, randomBytes } from 'node:crypto';
 import { RunStartAllowance } from '../allowance/run-start-allowance';
 import { SchedulerEnv } from '../config/scheduler.env';
+import { ExhaustedChains } from './exhausted-chains';
 import { InboundChains } from './inbound-chain';
 import { InboundHooksService } from './inbound-hooks.service';
 import { hashTriggerToken, newTriggerSecret, newTriggerToken } from './trigger-credentials';
@@ -51,7 +52,7 @@ describe(InboundHooksService.name, () => {
         if (allowance-- <= 0) throw new TooManyRequestsError('The allowance is used up', 17);
       },
     } as unknown as RunStartAllowance;
-    const sut = new InboundHooksService(store, secrets, runs, new InboundChains(chainKey, config), starts, config);
+    const sut = new InboundHooksService(store, secrets, runs, new InboundChains(chainKey, new ExhaustedChains(), config), starts, config);
     const call = (message: Partial<InboundHookMessage> = {}) => sut.receive({ trigger_id: HOOK, token, body: BODY, headers: {}, ...message } as InboundHookMessage);
     return { sut, store, asked, call };
   }
@@ -150,6 +151,16 @@ describe(InboundHooksService.name, () => {
         [0, undefined],
         [0, undefined],
       ]);
+    });
+
+    it("remembers a chain runs-service found full, and refuses that chain's next delivery without asking", async () => {
+      const full = { type: 'urn:aas:problem:quota-exceeded', title: 'Unprocessable Entity', status: 422, detail: 'The chain has started 5 runs', quota: 'trigger_chain_runs', limit: 5 };
+      const { asked, call } = setup({}, { refused: full });
+      await expect(call({ headers: delivered(1) })).rejects.toMatchObject({ problem: full });
+      const again = await call({ headers: delivered(2) }).catch((error: unknown) => error);
+      expect(again).toBeInstanceOf(QuotaExceededError);
+      expect(again).toMatchObject({ quota: 'trigger_chain_runs', limit: 5, message: 'The chain has started 5 runs' });
+      expect(asked).toHaveLength(1);
     });
 
     it('refuses a delivery that would take its chain past TRIGGER_MAX_DEPTH with a 422 naming trigger_chain_depth', async () => {

@@ -65,6 +65,7 @@ export class InboundHooksService {
     });
     // The agent gone (or its id taken by a new agent): the same 404 as any unknown endpoint, naming no agent.
     if ('refused' in outcome && outcome.refused.status === 404) throw new ResourceNotFoundError('Inbound endpoint', message.trigger_id);
+    if ('refused' in outcome) this.chains.refused(chain, outcome.refused);
     if ('refused' in outcome) throw waitingRunsFull(outcome.refused) ?? new RemoteProblemError(outcome.refused);
     if (outcome.created) await this.store.recordStarted([trigger.id]);
     return { run_id: outcome.run_id };

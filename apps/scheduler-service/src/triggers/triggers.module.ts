@@ -5,6 +5,7 @@ import { AgentsModule } from '../agents/agents.module';
 import { AllowanceModule } from '../allowance/allowance.module';
 import { SchedulerEnv } from '../config/scheduler.env';
 import { EventTriggers } from './event-triggers';
+import { ExhaustedChains } from './exhausted-chains';
 import { InboundChains } from './inbound-chain';
 import { InboundHooksService } from './inbound-hooks.service';
 import { PostgresTriggerStore } from './postgres-trigger.store';
@@ -21,6 +22,7 @@ import { TriggersService } from './triggers.service';
     TriggersService,
     InboundHooksService,
     InboundChains,
+    ExhaustedChains,
     EventTriggers,
     { provide: TriggerStore, useClass: PostgresTriggerStore },
     TriggeredRunStarter,
