@@ -1,4 +1,5 @@
-import { InstallationChainKey } from '@aas/platform';
+import { InstallationChainKey, inboundTargetOf } from '@aas/platform';
+import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { eventually } from '../support/eventually';
 import { HttpResult, expectProblem, http } from '../support/http';
@@ -21,6 +22,8 @@ const WAITING_PER_USER = 20;
 const EXECUTING_PER_USER = 4;
 const TRIGGERED_PER_MINUTE = 10;
 const HOLD = 'hold this run';
+/** The per-address allowance of the chains' system, which every call of its tests and every delivery share (127.0.0.1). */
+const ADDRESS_ALLOWANCE = 10;
 /** Each victim sample: a baseline and a measure under attack this long, after a short warm-up. */
 const SAMPLE = { durationMs: 2000, warmupMs: 300 };
 
@@ -127,7 +130,7 @@ describe('Hardening: fan-out of runs', () => {
         // Retries of refused deliveries would come after the test; the webhooks post to the gateway on 127.0.0.1.
         webhooksEnv: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_DELAYS: '1h' },
         // Every call of this test and every delivery comes from 127.0.0.1: deliveries must not use up its allowance.
-        gatewayEnv: { RATE_LIMIT_UNAUTHENTICATED_REQUESTS: '10' },
+        gatewayEnv: { RATE_LIMIT_UNAUTHENTICATED_REQUESTS: String(ADDRESS_ALLOWANCE) },
       });
       base = system.url();
       victim = await freshUser(system, 'victim');
@@ -204,7 +207,8 @@ describe('Hardening: fan-out of runs', () => {
 
       const body = JSON.stringify({ event: 'run.completed' });
       const call = (headers: Record<string, string>) => http(base, 'POST', path, { rawBody: body, headers: { 'content-type': 'application/json', ...headers } });
-      const signed = (key: string, id: string) => InstallationChainKey.derivedFrom(key).sign({ rootRunId: root, depth: 3 }, { deliveryId: id, body, now: new Date() });
+      const signed = (key: string, id: string) =>
+        InstallationChainKey.derivedFrom(key).sign({ rootRunId: root, depth: 3 }, { deliveryId: id, body, target: inboundTargetOf(path), now: new Date() });
       // Signed with another key: ignored, the call starts a chain of its own.
       const forged = await call({ 'webhook-id': 'forged-1', 'aas-chain': signed(Buffer.alloc(32, 9).toString('base64'), 'forged-1') });
       expect(forged.status).toBe(202);
@@ -213,6 +217,51 @@ describe('Hardening: fan-out of runs', () => {
       expectProblem(genuine, 422);
       expect(genuine.body).toMatchObject({ type: 'urn:aas:problem:quota-exceeded', quota: 'trigger_chain_runs', limit: CHAIN_MAX_RUNS });
       expect((await inbound()).total_runs).toBe(CHAIN_MAX_RUNS + 1);
+    });
+    it("(b2) the installation's own deliveries that fail are not charged to the address they share with every tenant's, nor refused once another caller used that address up; a captured chain header replayed onto other URLs exempts nothing", async () => {
+      const owner = await freshUser(system, 'misaimed');
+      const [source, target] = [await deployedAgent(base, owner), await deployedAgent(base, owner)];
+      const webhookTo = async (url: string) => {
+        const created = await http(base, 'POST', `/v1/agents/${source}/webhooks`, { key: owner.key, body: { url, events: ['run.completed'] } });
+        expect(created.status).toBe(201);
+        return created.body.webhook_id as string;
+      };
+      const answered = async (webhookId: string) =>
+        ((await http(base, 'GET', `/v1/agents/${source}/webhooks/${webhookId}/deliveries?page_size=200`, { key: owner.key })).body.deliveries as Array<Record<string, any>>)
+          .filter((d) => d.attempts.length > 0)
+          .map((d) => d.attempts[0].status_code as number);
+      const unknownUrl = () => `/hooks/${randomUUID()}/${'x'.repeat(43)}`;
+
+      // A webhook aimed at an inbound URL of this installation that does not exist: more failed deliveries than the address allows.
+      const misaimed = await webhookTo(`${base}${unknownUrl()}`);
+      const failing = ADDRESS_ALLOWANCE + 2;
+      for (let i = 0; i < failing; i++) expect((await http(base, 'POST', `/v1/agents/${source}/runs`, { key: owner.key, body: {} })).status).toBe(201);
+      const failed = await eventually('every failed delivery answered', () => answered(misaimed), (statuses) => statuses.length === failing, 40_000);
+      expect(new Set(failed)).toEqual(new Set([404])); // none refused for the address: none was charged to it
+      expect((await http(base, 'PATCH', `/v1/agents/${source}/webhooks/${misaimed}`, { key: owner.key, body: { status: 'disabled' } })).status).toBe(200);
+
+      // Another caller at that address replays a genuine chain header, signed for another endpoint, onto unknown URLs: charged as any failure.
+      const endpointPath = new URL((await http(base, 'POST', `/v1/agents/${target}/triggers`, { key: owner.key, body: { kind: 'webhook' } })).body.url).pathname;
+      const body = JSON.stringify({ event: 'run.completed' });
+      const captured = {
+        'content-type': 'application/json',
+        'webhook-id': 'captured-1',
+        'aas-chain': InstallationChainKey.derivedFrom(TEST_WEBHOOK_SECRET_KEY).sign(
+          { rootRunId: randomUUID(), depth: 1 },
+          { deliveryId: 'captured-1', body, target: inboundTargetOf(endpointPath), now: new Date() },
+        ),
+      };
+      // (The address is not over before them, whatever else this file's calls without a key cost it: the first is a 404.)
+      const replays: number[] = [];
+      while (replays.at(-1) !== 429 && replays.length <= ADDRESS_ALLOWANCE + 1) replays.push((await http(base, 'POST', unknownUrl(), { rawBody: body, headers: captured })).status);
+      expect(replays.at(-1)).toBe(429);
+      expect(new Set(replays.slice(0, -1))).toEqual(new Set([404]));
+
+      // The address is over now; a delivery of this installation to an endpoint never called before still reaches it.
+      const webhook = await webhookTo(`${base}${endpointPath}`);
+      expect((await http(base, 'POST', `/v1/agents/${source}/runs`, { key: owner.key, body: {} })).status).toBe(201);
+      expect(await eventually('the delivery answered', () => answered(webhook), (statuses) => statuses.length === 1, 30_000)).toEqual([202]);
+      expect((await runsOf(base, owner, target, 'page_size=10&filter_trigger_kind=webhook')).total_runs).toBe(1);
     });
   });
 
@@ -231,9 +280,9 @@ describe('Hardening: fan-out of runs', () => {
           QUOTA_WAITING_RUNS_PER_USER: String(WAITING_PER_USER),
           RUN_CONCURRENCY_PER_USER: String(EXECUTING_PER_USER),
         },
-        schedulerEnv: { RATE_LIMIT_TRIGGERED_RUNS: String(TRIGGERED_PER_MINUTE) },
-        // An endpoint's own allowance, as in production: past it a flood is answered from the gateway's memory.
-        gatewayEnv: { RATE_LIMIT_INBOUND_ENDPOINT_REQUESTS: String(3 * TRIGGERED_PER_MINUTE) },
+        // An endpoint's own allowance (scheduler-service's, charged once a call is verified), as in production:
+        // past it a flood is answered from that replica's memory.
+        schedulerEnv: { RATE_LIMIT_TRIGGERED_RUNS: String(TRIGGERED_PER_MINUTE), RATE_LIMIT_INBOUND_ENDPOINT_REQUESTS: String(3 * TRIGGERED_PER_MINUTE) },
       });
       base = system.url();
       db = observerPool(system.infra.databaseUrl, 'runs');

@@ -1,6 +1,6 @@
 import { Injectable, Logger, RawBodyRequest } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { CHAIN_HEADER, InstallationChainKey } from '@aas/platform';
+import { CHAIN_HEADER, InstallationChainKey, inboundTargetOf } from '@aas/platform';
 import type { FastifyRequest } from 'fastify';
 import { GatewayEnv } from '../config/gateway.env';
 
@@ -9,8 +9,9 @@ import { GatewayEnv } from '../config/gateway.env';
  * carry the aas-chain header, signed with the installation's key over their webhook-id and body. They all
  * come from the few addresses webhook-delivery sends from, so charging them to that address would let
  * one tenant's webhooks use up the allowance of every other tenant's; the per-address charge skips them.
- * Only inbound endpoint calls are recognised; a captured header replayed within its 5 minutes is the same
- * delivery again, which the endpoint answers with its first run.
+ * Only inbound endpoint calls are recognised, each for the endpoint its header was signed for: a captured
+ * header (every receiver of a delivery gets one) replayed onto another URL is not recognised, and a replay
+ * to the same endpoint within its 5 minutes is the same delivery again, answered with its first run.
  */
 @Injectable()
 export class InstallationDeliveries {
@@ -24,10 +25,11 @@ export class InstallationDeliveries {
 
   /** True when this call is an inbound endpoint call made by this installation's own webhook delivery. */
   sentByThisInstallation(request: RawBodyRequest<FastifyRequest>): boolean {
-    if (!this.key || !request.url.startsWith('/hooks/')) return false;
+    const target = inboundTargetOf(request.url);
+    if (!this.key || target === '') return false;
     const header = request.headers[CHAIN_HEADER];
     const deliveryId = request.headers['webhook-id'];
     if (typeof header !== 'string' || typeof deliveryId !== 'string') return false;
-    return this.key.verify(header, { deliveryId, body: request.rawBody?.toString('utf8') ?? '', now: new Date() }) !== null;
+    return this.key.verify(header, { deliveryId, body: request.rawBody?.toString('utf8') ?? '', target, now: new Date() }) !== null;
   }
 }

@@ -28,7 +28,12 @@ export class InboundChains {
   ) {}
 
   linkOf(message: InboundHookMessage): InboundChainLink {
-    const link = this.key.verify(message.headers[CHAIN_HEADER], { deliveryId: message.headers['webhook-id'] ?? '', body: message.body, now: new Date() });
+    const link = this.key.verify(message.headers[CHAIN_HEADER], {
+      deliveryId: message.headers['webhook-id'] ?? '',
+      body: message.body,
+      target: `${message.trigger_id}/${message.token}`,
+      now: new Date(),
+    });
     if (!link) return { depth: 0 };
     const depth = link.depth + 1;
     const maxDepth = this.config.get('TRIGGER_MAX_DEPTH', { infer: true });

@@ -219,9 +219,9 @@ describe(InboundHooksService.name, () => {
 
   describe('bounds on fan-out', () => {
     const ROOT = '00000000-0000-4000-9000-0000000000aa';
-    const delivered = (depth: number, key = chainKey, body = BODY) => ({
+    const delivered = (depth: number, key = chainKey, body = BODY, target = `${HOOK}/${token}`) => ({
       'webhook-id': 'msg_9',
-      'aas-chain': key.sign({ rootRunId: ROOT, depth }, { deliveryId: 'msg_9', body, now: new Date() }),
+      'aas-chain': key.sign({ rootRunId: ROOT, depth }, { deliveryId: 'msg_9', body, target, now: new Date() }),
     });
 
     it("continues the chain of this installation's signed delivery one hop deeper, and keeps the header out of the run", async () => {
@@ -231,12 +231,14 @@ describe(InboundHooksService.name, () => {
       expect(JSON.parse(asked[0].data_json!).headers).toEqual({ 'webhook-id': 'msg_9' });
     });
 
-    it('ignores a forged, replayed-onto-another-body or absent chain header: the run starts a chain of its own', async () => {
+    it('ignores a forged, replayed-onto-another-body or -endpoint, or absent chain header: the run starts a chain of its own', async () => {
       const { asked, call } = setup();
       await call({ headers: delivered(1, InstallationChainKey.derivedFrom(randomBytes(32).toString('base64'))) });
       await call({ headers: delivered(1, chainKey, '{"other":"body"}') });
+      await call({ headers: delivered(1, chainKey, BODY, `${HOOK}/${newTriggerToken()}`) });
       await call();
       expect(asked.map((s) => [s.depth, s.chain_root_id])).toEqual([
+        [0, undefined],
         [0, undefined],
         [0, undefined],
         [0, undefined],

@@ -43,13 +43,16 @@ describe(WebhookSender.name, () => {
     expect(seen.at(-1)?.['webhook-signature']).toMatch(/^v1,/);
   });
 
-  it("adds the installation's chain header, bound to the delivery and its body, when the delivery's run is in a chain", async () => {
+  it("adds the installation's chain header, bound to the delivery, its body and the inbound endpoint it is sent to, when the delivery's run is in a chain", async () => {
     answer = (res) => res.writeHead(204).end();
     const chain = { rootRunId: '6c0b1f0e-8a4e-4c4e-9b7e-0d4c8f1e2a3b', depth: 2 };
     const body = '{"event":"run.started"}';
-    await sut.send({ url, secret: 'whsec_c2VjcmV0', deliveryId: 'd-2', event: 'run.started', body, chain });
+    const endpoint = `${chain.rootRunId}/token-1`;
+    await sut.send({ url: `${url}s/${endpoint}`, secret: 'whsec_c2VjcmV0', deliveryId: 'd-2', event: 'run.started', body, chain });
     const header = seen.at(-1)?.['aas-chain'] as string;
-    expect(InstallationChainKey.derivedFrom(KEY).verify(header, { deliveryId: 'd-2', body, now: new Date() })).toEqual(chain);
+    const key = InstallationChainKey.derivedFrom(KEY);
+    expect(key.verify(header, { deliveryId: 'd-2', body, target: endpoint, now: new Date() })).toEqual(chain);
+    expect(key.verify(header, { deliveryId: 'd-2', body, target: `${chain.rootRunId}/token-2`, now: new Date() })).toBeNull();
     await send();
     expect(seen.at(-1)).not.toHaveProperty('aas-chain');
   });

@@ -1,6 +1,6 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { CHAIN_HEADER, ChainLink, InstallationChainKey } from '@aas/platform';
+import { CHAIN_HEADER, ChainLink, InstallationChainKey, inboundTargetOf } from '@aas/platform';
 import { Agent, Dispatcher, request } from 'undici';
 import { WebhooksEnv } from '../config/webhooks.env';
 import { deliveryHeaders } from '../signing/sign-payload';
@@ -90,7 +90,10 @@ export class WebhookSender implements OnApplicationShutdown {
    */
   private headersOf(input: OutgoingDelivery, now: Date): Record<string, string> {
     const headers = deliveryHeaders({ secret: input.secret, deliveryId: input.deliveryId, event: input.event, rawBody: input.body, now });
-    if (input.chain) headers[CHAIN_HEADER] = this.chainKey.sign(input.chain, { deliveryId: input.deliveryId, body: input.body, now });
+    if (input.chain) {
+      const call = { deliveryId: input.deliveryId, body: input.body, target: inboundTargetOf(new URL(input.url).pathname), now };
+      headers[CHAIN_HEADER] = this.chainKey.sign(input.chain, call);
+    }
     return headers;
   }
 }

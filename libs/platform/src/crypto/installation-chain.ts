@@ -16,19 +16,34 @@ export interface ChainLink {
   depth: number;
 }
 
-/** What a chain header is bound to: the delivery's `webhook-id`, its exact body, and the time of the call. */
+/** What a chain header is bound to: the delivery's `webhook-id`, its exact body, the endpoint it is addressed to, and the time of the call. */
 export interface SignedCall {
   deliveryId: string;
   body: string;
+  /** The inbound endpoint the call is addressed to, `<trigger id>/<token>` (inboundTargetOf); '' for any other URL. */
+  target: string;
   now: Date;
+}
+
+const INBOUND_PATH = /\/hooks\/([^/?#]+)\/([^/?#]+)\/?$/;
+
+/**
+ * The inbound endpoint a URL path (with or without its query) addresses, `<trigger id>/<token>`, as a chain
+ * header is bound to it; '' for a path that is not an inbound endpoint's.
+ */
+export function inboundTargetOf(path: string): string {
+  const match = INBOUND_PATH.exec(path.split('?')[0]);
+  return match ? `${match[1]}/${match[2]}` : '';
 }
 
 /**
  * Signs and checks the `aas-chain` header: `v1,<root run id>,<depth>,<unix seconds>,<signature>`, the
- * signature an HMAC-SHA256 over those and the delivery's id and body digest, keyed by a key derived
+ * signature an HMAC-SHA256 over those, the delivery's id and body digest and the inbound endpoint it is
+ * addressed to (`<trigger id>/<token>`, or nothing for another URL), keyed by a key derived
  * (HKDF-SHA256) from WEBHOOK_SECRET_KEY, so no new secret is deployed and the sealing key itself never
- * signs anything. Bound to the delivery id and body, a captured header replayed within the tolerance is
- * the same delivery again, which the inbound endpoint answers with its first run.
+ * signs anything. Bound to the delivery id, body and target endpoint, a captured header replayed within the
+ * tolerance is the same delivery to the same endpoint again, which that endpoint answers with its first run;
+ * replayed onto any other URL it checks nothing (and exempts nothing from the gateway's address charge).
  */
 export class InstallationChainKey {
   private constructor(private readonly key: Buffer) {}
@@ -57,7 +72,7 @@ export class InstallationChainKey {
 
   private mac(rootRunId: string, depth: number, seconds: number, call: SignedCall): string {
     const bodyDigest = createHash('sha256').update(call.body, 'utf8').digest('base64url');
-    const signed = [VERSION, rootRunId, depth, seconds, call.deliveryId, bodyDigest].join('.');
+    const signed = [VERSION, rootRunId, depth, seconds, call.deliveryId, bodyDigest, call.target].join('.');
     return createHmac('sha256', this.key).update(signed, 'utf8').digest('base64url');
   }
 }
