@@ -32,6 +32,10 @@ const shared = {
 module.exports = {
   // A global option (ignored inside projects): e2e tests wait for runs and schedules to fire.
   testTimeout: 60000,
+  // Test files run one after another in one worker (2 cores: maxWorkers 1), which is replaced once it holds
+  // more than this after a file: otherwise its heap grows past 3 GB over the suite, and major GCs of
+  // 100-150 ms fail the tests that bound event-loop stalls. (Setting it also makes jest use a worker.)
+  workerIdleMemoryLimit: '1GB',
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
     {

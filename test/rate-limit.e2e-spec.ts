@@ -1,5 +1,4 @@
 import { INestApplication } from '@nestjs/common';
-import { startApiGateway } from '../apps/api-gateway/src/api-gateway.app';
 import { ApiKeysService } from '../apps/agents-service/src/api-keys/api-keys.service';
 import { HttpResult, expectProblem, http } from './support/http';
 import { TestSystem, urlOf } from './support/test-system';
@@ -30,7 +29,7 @@ describe('Rate limiting', () => {
       RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS),
     };
     system = await TestSystem.start({ gateways: 2, gatewayEnv: { ...limits, TRUST_PROXY: 'loopback' } });
-    untrustingGateway = await startApiGateway({ ...system.baseEnv(), PORT: '0', ...limits, TRUST_PROXY: 'false' });
+    untrustingGateway = await system.startGateway({ ...limits, TRUST_PROXY: 'false' });
   });
   afterAll(async () => {
     await untrustingGateway?.close();

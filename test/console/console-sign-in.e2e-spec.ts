@@ -1,5 +1,4 @@
 import { INestApplication } from '@nestjs/common';
-import { startApiGateway } from '../../apps/api-gateway/src/api-gateway.app';
 import { runCli } from '../support/admin-cli';
 import { ConsoleSession, consoleLogin, sessionCookieOf, withSession } from '../support/console-session';
 import { expectProblem, http } from '../support/http';
@@ -147,7 +146,7 @@ describe('Console sign-in', () => {
     it('limits attempts per client address, whatever the email', async () => {
       let gateway: INestApplication | undefined;
       try {
-        gateway = await startApiGateway({ ...system.baseEnv(), PORT: '0', TRUST_PROXY: '127.0.0.1,::1', LOGIN_RATE_LIMIT_PER_ADDRESS: '2' });
+        gateway = await system.startGateway({ TRUST_PROXY: '127.0.0.1,::1', LOGIN_RATE_LIMIT_PER_ADDRESS: '2' });
         const from = { 'x-forwarded-for': '203.0.113.77' };
         const attempt = (n: number) => http(urlOf(gateway!), 'POST', '/v1/console/login', { body: { email: `spray${n}@example.test`, password: PASSWORD }, headers: from });
         expectProblem(await attempt(1), 401);

@@ -8,7 +8,7 @@ import { runCli } from '../support/admin-cli';
 import { consoleLogin, sessionCookieOf, withSession } from '../support/console-session';
 import { HttpResult, expectProblem, http } from '../support/http';
 import { observerPool } from '../support/isolated-infra';
-import { TestSystem } from '../support/test-system';
+import { TestSystem, urlOf } from '../support/test-system';
 import { freshUser } from '../support/test-users';
 import { expectVictimUnharmed, victimUnderAttack } from '../support/victim-latency';
 
@@ -207,8 +207,10 @@ describe('Sign-in and rate limits under attack', () => {
 
   it('(e) over HTTPS names the session cookie __Host-aas_session, Secure, and reads no plain aas_session then', async () => {
     const user = await consoleUser('https');
-    const https = { 'x-forwarded-proto': 'https' };
-    const signedIn = await http(base, 'POST', '/v1/console/login', { body: { email: user.email, password: PASSWORD }, headers: https });
+    // A gateway whose PUBLIC_BASE_URL is https:// (behind a proxy that ends TLS): the cookie follows that scheme.
+    const gateway = await system.startGateway({ PUBLIC_BASE_URL: 'https://aas.example.test' });
+    const base = urlOf(gateway);
+    const signedIn = await http(base, 'POST', '/v1/console/login', { body: { email: user.email, password: PASSWORD } });
     expect(signedIn.status).toBe(200);
     const cookie = sessionCookieOf(signedIn);
     expect(cookie.pair).toMatch(/^__Host-aas_session=/);
@@ -216,9 +218,10 @@ describe('Sign-in and rate limits under attack', () => {
     expect(cookie.attributes).toMatch(/Path=\//);
     expect(cookie.attributes).not.toMatch(/Domain/);
     const csrf = signedIn.body.csrf_token;
-    const me = (cookieHeader: string) => http(base, 'GET', '/v1/me', { headers: { ...https, cookie: cookieHeader, 'x-csrf-token': csrf } });
+    const me = (cookieHeader: string) => http(base, 'GET', '/v1/me', { headers: { cookie: cookieHeader, 'x-csrf-token': csrf } });
     expect((await me(cookie.pair)).status).toBe(200);
     // The same token under the plain name, as a sibling subdomain could plant it, is no session over HTTPS.
     expectProblem(await me(cookie.pair.replace('__Host-', '')), 401);
+    await gateway.close();
   });
 });

@@ -1,5 +1,5 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from './free-port';
 import { IsolatedInfra, isolatedInfra } from './isolated-infra';
 import { TEST_WEBHOOK_SECRET_KEY } from './test-system';
 
@@ -158,29 +158,4 @@ async function waitHealthy(p: AppProcess, ms = 90_000): Promise<void> {
   }
   const lastLines = p.output.slice(-10).map((line) => line.slice(0, 400));
   throw new Error(`${p.app} on port ${p.port} did not become ready:\n${lastLines.join('\n')}`);
-}
-
-/** Ports this test process has handed out: a closed port is free again, so the kernel may offer it twice. */
-const handedOut = new Set<number>();
-
-/** A port nothing listens on now and not handed out before: the apps bind theirs seconds later. */
-async function freePort(): Promise<number> {
-  for (;;) {
-    const port = await unusedPort();
-    if (!handedOut.has(port)) {
-      handedOut.add(port);
-      return port;
-    }
-  }
-}
-
-function unusedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }

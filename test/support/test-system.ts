@@ -5,6 +5,7 @@ import { startApiGateway } from '../../apps/api-gateway/src/api-gateway.app';
 import { migrateRunsSchema, startRunsService } from '../../apps/runs-service/src/runs-service.app';
 import { migrateSchedulerSchema, startSchedulerService } from '../../apps/scheduler-service/src/scheduler-service.app';
 import { migrateWebhooksSchema, startWebhooksService } from '../../apps/webhook-delivery/src/webhook-delivery.app';
+import { freePort } from './free-port';
 import { IsolatedInfra, appEnv, isolatedInfra } from './isolated-infra';
 
 export interface SystemOptions {
@@ -24,9 +25,6 @@ type Env = Record<string, string>;
 
 /** A fixed key for encrypting webhook secrets in tests (32 bytes, base64). */
 export const TEST_WEBHOOK_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
-
-/** The base of the inbound URLs that in-process gateways answer (their paths lead to any of them). */
-export const TEST_PUBLIC_BASE_URL = 'http://gateway.test';
 
 /**
  * The real apps, each a Nest application with its own Redis and PostgreSQL
@@ -57,9 +55,15 @@ export class TestSystem {
     system.others.scheduler = await startSchedulerService({ ...env, ...options.schedulerEnv });
     if (options.webhooks !== false) system.others.webhooks = await startWebhooksService({ ...env, ...options.webhooksEnv });
     for (let i = 0; i < (options.gateways ?? 1); i++) {
-      system.gateways.push(await startApiGateway({ ...env, PORT: '0', ...options.gatewayEnv }));
+      system.gateways.push(await system.startGateway(options.gatewayEnv));
     }
     return system;
+  }
+
+  /** One more gateway on this system, on a port chosen first so the URLs it answers (PUBLIC_BASE_URL) lead to it; the caller closes it. */
+  async startGateway(env: Env = {}): Promise<INestApplication> {
+    const port = await freePort();
+    return startApiGateway({ ...this.baseEnv(), PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, ...env });
   }
 
   baseEnv(): Env {
@@ -69,8 +73,6 @@ export class TestSystem {
       RATE_LIMIT_REQUESTS: '0',
       RATE_LIMIT_UNAUTHENTICATED_REQUESTS: '0',
       WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
-      // Required by the gateway; a gateway's port is known only once it listens, so tests use the paths of the URLs it answers.
-      PUBLIC_BASE_URL: TEST_PUBLIC_BASE_URL,
     };
   }
 

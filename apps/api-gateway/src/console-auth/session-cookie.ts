@@ -16,43 +16,32 @@ const HOST_ONLY_COOKIE = `__Host-${SESSION_COOKIE}`;
  * The console's session cookie: HttpOnly (no script reads it), SameSite=Strict (no other site's
  * page sends it), Path=/ (the console and /v1); over HTTPS also Secure and named `__Host-aas_session`,
  * and then only that name is read. Whether the console is served over HTTPS is CONSOLE_COOKIE_SECURE:
- * `auto` follows PUBLIC_BASE_URL's scheme when it is set, else the request.
+ * `auto` follows PUBLIC_BASE_URL's scheme (a setting every gateway has), never a request's header.
  */
 @Injectable()
 export class SessionCookie {
-  private readonly https: boolean | undefined;
+  private readonly https: boolean;
 
   constructor(config: ConfigService<GatewayEnv, true>) {
     const setting = config.get('CONSOLE_COOKIE_SECURE', { infer: true });
-    const publicBase = config.get('PUBLIC_BASE_URL', { infer: true });
-    if (setting !== 'auto') this.https = setting === 'always';
-    else if (publicBase) this.https = publicBase.toLowerCase().startsWith('https:');
+    this.https = setting === 'auto' ? config.get('PUBLIC_BASE_URL', { infer: true }).toLowerCase().startsWith('https:') : setting === 'always';
   }
 
   /** The session token the request's cookie carries, if it is one. */
   tokenOf(request: FastifyRequest): string | undefined {
-    const token = request.cookies?.[this.nameFor(request)];
+    const token = request.cookies?.[this.name];
     return token !== undefined && TOKEN_SHAPE.test(token) ? token : undefined;
   }
 
-  set(reply: FastifyReply, request: FastifyRequest, token: string, expiresAt: Date): void {
-    const secure = this.isHttps(request);
-    void reply.setCookie(this.nameFor(request), token, { path: '/', httpOnly: true, sameSite: 'strict', secure, expires: expiresAt });
+  set(reply: FastifyReply, _request: FastifyRequest, token: string, expiresAt: Date): void {
+    void reply.setCookie(this.name, token, { path: '/', httpOnly: true, sameSite: 'strict', secure: this.https, expires: expiresAt });
   }
 
-  clear(reply: FastifyReply, request: FastifyRequest): void {
-    const secure = this.isHttps(request);
-    void reply.clearCookie(this.nameFor(request), { path: '/', httpOnly: true, sameSite: 'strict', secure });
+  clear(reply: FastifyReply, _request: FastifyRequest): void {
+    void reply.clearCookie(this.name, { path: '/', httpOnly: true, sameSite: 'strict', secure: this.https });
   }
 
-  private nameFor(request: FastifyRequest): string {
-    return this.isHttps(request) ? HOST_ONLY_COOKIE : SESSION_COOKIE;
-  }
-
-  private isHttps(request: FastifyRequest): boolean {
-    if (this.https !== undefined) return this.https;
-    // The header only decides how this client's own cookie is named and marked: trusting it costs nothing.
-    const forwarded = request.headers['x-forwarded-proto'];
-    return request.protocol === 'https' || (typeof forwarded === 'string' && forwarded.split(',')[0].trim() === 'https');
+  private get name(): string {
+    return this.https ? HOST_ONLY_COOKIE : SESSION_COOKIE;
   }
 }
