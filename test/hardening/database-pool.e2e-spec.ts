@@ -11,9 +11,10 @@ const BUILD_RUNS = 70;
  * Attack 1 of SECURITY.md: build runs finishing at once wedged agents-service. Each build run's
  * instructions are written by agents-service (16 at a time) in a transaction that locked the agent and
  * then asked the pool for a second connection; a pool full of such transactions waited for one another.
- * Here agents-service runs as in production (a nested connection is logged, not refused) with a pool
- * of 2, a runtime holds every build run until all are executing and then finishes them together, and
- * another user's agent reads are timed.
+ * Here agents-service runs as in production (its default pool of 10; a nested connection is logged,
+ * not refused), a runtime holds every build run until all are executing and then finishes them
+ * together, and another user's agent reads are timed. On the old code they wait out the pool's connect
+ * timeout (p99 about 5 s) and no agent is deployed.
  */
 describe('Build runs finishing at once', () => {
   let system: TestSystem;
@@ -35,7 +36,7 @@ describe('Build runs finishing at once', () => {
       reply.end();
     };
     system = await TestSystem.start({
-      agentsEnv: { DATABASE_NESTED_CONNECTIONS: 'log' },
+      agentsEnv: { DATABASE_NESTED_CONNECTIONS: 'log', DATABASE_POOL_SIZE: '10' },
       runsEnv: {
         AGENT_RUNTIME_URL: runtime.url,
         RUN_CONCURRENCY_PER_USER: '0',
