@@ -11,9 +11,10 @@ const BUILD_RUNS = 70;
  * Attack 1 of SECURITY.md: build runs finishing at once wedged agents-service. Each build run's
  * instructions are written by agents-service (16 at a time) in a transaction that locked the agent and
  * then asked the pool for a second connection; a pool full of such transactions waited for one another.
- * Here agents-service runs as in production (a nested connection is logged, not refused) with a pool
- * of 2, a runtime holds every build run until all are executing and then finishes them together, and
- * another user's agent reads are timed.
+ * Here agents-service runs as in production (its default pool of 10; a nested connection is logged,
+ * not refused), a runtime holds every build run until all are executing and then finishes them
+ * together, and another user's agent reads are timed. On the old code they wait out the pool's connect
+ * timeout (p99 about 5 s) and no agent is deployed.
  */
 describe('Build runs finishing at once', () => {
   let system: TestSystem;
@@ -35,7 +36,7 @@ describe('Build runs finishing at once', () => {
       reply.end();
     };
     system = await TestSystem.start({
-      agentsEnv: { DATABASE_NESTED_CONNECTIONS: 'log' },
+      agentsEnv: { DATABASE_NESTED_CONNECTIONS: 'log', DATABASE_POOL_SIZE: '10' },
       runsEnv: {
         AGENT_RUNTIME_URL: runtime.url,
         RUN_CONCURRENCY_PER_USER: '0',
@@ -55,8 +56,14 @@ describe('Build runs finishing at once', () => {
 
   it(`leaves agents-service answering while ${BUILD_RUNS} build runs finish together, and deploys every agent`, async () => {
     const agents: string[] = [];
-    for (let i = 0; i < BUILD_RUNS; i++) agents.push((await http(base, 'POST', '/v1/agents', { key: attacker.key, body: {} })).body.agent.agent_id);
-    for (const id of agents) expect((await http(base, 'POST', `/v1/agents/${id}/runs`, { key: attacker.key, body: { run_mode: 'build' } })).status).toBe(201);
+    for (let i = 0; i < BUILD_RUNS; i += 10) {
+      const created = await Promise.all(Array.from({ length: 10 }, () => http(base, 'POST', '/v1/agents', { key: attacker.key, body: {} })));
+      agents.push(...created.map((res) => res.body.agent.agent_id as string));
+    }
+    for (let i = 0; i < BUILD_RUNS; i += 10) {
+      const started = await Promise.all(agents.slice(i, i + 10).map((id) => http(base, 'POST', `/v1/agents/${id}/runs`, { key: attacker.key, body: { run_mode: 'build' } })));
+      expect(started.map((res) => res.status)).toEqual(started.map(() => 201));
+    }
     await eventually('every build run executing', () => new Set(runtime.dispatches.map((d) => d.body.run_id)).size, (n) => n === BUILD_RUNS);
 
     const readVictimAgent = async () => (await http(base, 'GET', `/v1/agents/${victimAgent}`, { key: victim.key }).catch(() => ({ status: 0 }))).status;
@@ -73,5 +80,5 @@ describe('Build runs finishing at once', () => {
     }, { durationMs: 4_000 });
 
     expectVictimUnharmed(result);
-  });
+  }, 150_000);
 });

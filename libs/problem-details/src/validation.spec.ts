@@ -78,7 +78,8 @@ describe('createValidationPipe', () => {
     const started = performance.now();
     const error = await rejection({ name: 'ok', child: { count: 1 }, ...manyKeys });
     expect(error.message).toMatch(/has 75002 members, more than 1000/);
-    expect(performance.now() - started).toBeLessThan(500);
+    // Walking it took about 11 s; the count is milliseconds, so even a loaded CI machine stays far below this.
+    expect(performance.now() - started).toBeLessThan(3_000);
     const wide = { name: 'ok', child: { count: 1 }, list: Array.from({ length: 30 }, () => Array.from({ length: 1000 }, () => 1)) };
     expect((await rejection(wide)).message).toMatch(/more than 25000 members/);
   });

@@ -18,6 +18,11 @@ export class FakeApiKeyStore implements ApiKeyStore {
       .map((k) => ({ ...k }));
   }
 
+  async lockCreatingSession(tx: Transaction, sessionId: string): Promise<boolean> {
+    this.db.inTransaction(tx);
+    return this.db.tables.sessions.some((s) => s.id === sessionId);
+  }
+
   async insert(tx: Transaction, key: NewApiKey): Promise<ApiKeyEntity> {
     this.db.inTransaction(tx);
     if (this.keys.some((k) => k.keyHash === key.keyHash)) throw new Error('duplicate key_hash');

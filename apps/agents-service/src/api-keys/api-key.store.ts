@@ -19,6 +19,11 @@ export abstract class ApiKeyStore {
   /** The user's keys that are not revoked, oldest first. */
   abstract listActive(userId: string): Promise<ApiKeyEntity[]>;
   abstract insert(tx: Transaction, key: NewApiKey): Promise<ApiKeyEntity>;
+  /**
+   * Locks the console session a new key will record (FOR SHARE) until `tx` ends, so a password reset
+   * cannot end it meanwhile; answers whether it exists.
+   */
+  abstract lockCreatingSession(tx: Transaction, sessionId: string): Promise<boolean>;
   /** The user's active keys that a console session made after `since` (every one when null), oldest first. */
   abstract listMadeBySessionsSince(userId: string, since: Date | null): Promise<ApiKeyEntity[]>;
   /** The key if it is not revoked, of `userId` when one is given (else of any user). */

@@ -3,7 +3,6 @@ import { QuotaExceededError, ResourceNotFoundError } from '@aas/problem-details'
 import { AgentsEnv } from '../config/agents.env';
 import { fakeAgentsConfig } from '../config/agents-config.fake';
 import { InMemoryDatabase } from '../database/in-memory-database.fake';
-import { FakeConsoleSessionStore } from '../console-sessions/console-session.store.fake';
 import { FakeUserQuotaStore } from '../quotas/user-quota.store.fake';
 import { UserQuotas } from '../quotas/user-quotas';
 import { FakeApiKeyStore } from './api-key.store.fake';
@@ -16,7 +15,7 @@ describe(ApiKeysService.name, () => {
     const db = new InMemoryDatabase();
     const registry = new FakeKeyRevocationRegistry();
     const quotas = new UserQuotas(fakeAgentsConfig(settings), new FakeUserQuotaStore(db));
-    const sut = new ApiKeysService(new FakeApiKeyStore(db), db.transactions, registry as unknown as KeyRevocationRegistry, quotas, new FakeConsoleSessionStore(db));
+    const sut = new ApiKeysService(new FakeApiKeyStore(db), db.transactions, registry as unknown as KeyRevocationRegistry, quotas);
     return { sut, db, registry, user: db.addUser() };
   }
 

@@ -9,7 +9,6 @@ import {
 } from '@aas/contracts';
 import { ResourceNotFoundError, UnauthorizedError } from '@aas/problem-details';
 import { isUuid } from '../common/is-uuid';
-import { ConsoleSessionStore } from '../console-sessions/console-session.store';
 import { USER_QUOTAS, UserQuotas } from '../quotas/user-quotas';
 import { ApiKeyEntity } from './api-key.entity';
 import { ApiKeyStore } from './api-key.store';
@@ -23,7 +22,6 @@ export class ApiKeysService {
     private readonly transactions: Transactions,
     private readonly revocations: KeyRevocationRegistry,
     private readonly quotas: UserQuotas,
-    private readonly sessions: ConsoleSessionStore,
   ) {}
 
   /** Active keys, oldest first; last use is the later of the stored time and the gateways' record in Redis. */
@@ -41,7 +39,7 @@ export class ApiKeysService {
   async create(userId: string, name: string, sessionId?: string): Promise<CreatedApiKey> {
     const { token, displayPrefix } = generateApiKey();
     const key = await this.transactions.run(async (tx) => {
-      if (sessionId !== undefined && !(await this.sessions.lockSession(tx, sessionId))) {
+      if (sessionId !== undefined && !(await this.keys.lockCreatingSession(tx, sessionId))) {
         throw new UnauthorizedError('The console session has ended; sign in again');
       }
       await this.quotas.reserve(tx, userId, USER_QUOTAS.apiKeys);

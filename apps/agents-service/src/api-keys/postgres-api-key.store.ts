@@ -20,6 +20,11 @@ export class PostgresApiKeyStore extends ApiKeyStore {
     return rows.map((row) => this.toEntity(row));
   }
 
+  async lockCreatingSession(tx: Transaction, sessionId: string): Promise<boolean> {
+    const rows: unknown[] = await managerOf(this.dataSource, tx).query('SELECT 1 FROM console_sessions WHERE id = $1 FOR SHARE', [sessionId]);
+    return rows.length > 0;
+  }
+
   async insert(tx: Transaction, key: NewApiKey): Promise<ApiKeyEntity> {
     const [row]: Record<string, unknown>[] = await managerOf(this.dataSource, tx).query(
       'INSERT INTO api_keys (user_id, name, key_hash, display_prefix, created_by_session_id) VALUES ($1, $2, $3, $4, $5) RETURNING *',

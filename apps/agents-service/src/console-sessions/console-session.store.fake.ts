@@ -80,11 +80,6 @@ export class FakeConsoleSessionStore implements ConsoleSessionStore {
     return this.toSession(row);
   }
 
-  async lockSession(tx: Transaction, sessionId: string): Promise<boolean> {
-    this.db.inTransaction(tx);
-    return this.db.tables.sessions.some((s) => s.id === sessionId);
-  }
-
   async deleteExpiredSessionsOf(tx: Transaction, userId: string, idleMs: number): Promise<void> {
     this.db.inTransaction(tx);
     this.deleteWhere((s) => s.userId === userId && this.ended(s, idleMs));

@@ -35,8 +35,6 @@ export abstract class ConsoleSessionStore {
    * last use becomes now when it was recorded `touchAfterMs` ago or longer (not on every request).
    */
   abstract findLiveSession(tokenHash: string, idleMs: number, touchAfterMs: number): Promise<ConsoleSession | null>;
-  /** Locks the session's row (FOR SHARE) until `tx` ends, so it cannot end meanwhile; answers whether it exists. */
-  abstract lockSession(tx: Transaction, sessionId: string): Promise<boolean>;
   /** Deletes the user's sessions that expired or went unused `idleMs` or longer. */
   abstract deleteExpiredSessionsOf(tx: Transaction, userId: string, idleMs: number): Promise<void>;
   /** Deletes the user's sessions but the newest `kept`; answers the ids deleted. */

@@ -28,7 +28,6 @@ describe(ConsoleSessionsService.name, () => {
       db.transactions,
       registry as unknown as KeyRevocationRegistry,
       new UserQuotas(config, new FakeUserQuotaStore(db)),
-      sessionStore,
     );
     const sut = new ConsoleSessionsService(sessionStore, db.transactions, config, announcer as unknown as AccessAnnouncer, apiKeys);
     return { sut, db, announcer, apiKeys, registry };

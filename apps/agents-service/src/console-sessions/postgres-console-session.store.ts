@@ -120,11 +120,6 @@ export class PostgresConsoleSessionStore extends ConsoleSessionStore {
     return rows[0] ? toSession(rows[0]) : null;
   }
 
-  async lockSession(tx: Transaction, sessionId: string): Promise<boolean> {
-    const rows: unknown[] = await managerOf(this.dataSource, tx).query('SELECT 1 FROM console_sessions WHERE id = $1 FOR SHARE', [sessionId]);
-    return rows.length > 0;
-  }
-
   async deleteExpiredSessionsOf(tx: Transaction, userId: string, idleMs: number): Promise<void> {
     await managerOf(this.dataSource, tx).query(
       `DELETE FROM console_sessions WHERE user_id = $1 AND (expires_at <= now() OR last_seen_at <= now() - make_interval(secs => $2::float8 / 1000))`,

@@ -72,7 +72,7 @@ function servicesOn(stores: Stores) {
   const quotas = new UserQuotas(config, stores.quotas);
   const agents = new AgentsService(stores.agents, stores.workspaces, stores.transactions, outbox, quotas, announcer);
   const instructions = new InstructionsService(stores.instructions, stores.users, stores.transactions, agents, config);
-  const keys = new ApiKeysService(stores.apiKeys, stores.transactions, registry as unknown as KeyRevocationRegistry, quotas, stores.sessions);
+  const keys = new ApiKeysService(stores.apiKeys, stores.transactions, registry as unknown as KeyRevocationRegistry, quotas);
   return {
     registry,
     agents,

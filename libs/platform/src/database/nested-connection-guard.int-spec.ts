@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { IsolatedInfra, isolatedInfra } from '../../../../test/support/isolated-infra';
 import { ensureDatabase } from './migrate';
@@ -26,7 +27,11 @@ describe('guardNestedConnections (real PostgreSQL)', () => {
     return ds;
   };
 
-  beforeAll(() => ensureDatabase(infra.databaseUrl));
+  beforeAll(async () => {
+    // The `log` cases log on purpose.
+    Logger.overrideLogger(false);
+    await ensureDatabase(infra.databaseUrl);
+  });
   afterAll(async () => {
     await Promise.all(opened.map((ds) => ds.destroy()));
     await infra.dispose();
