@@ -3,6 +3,7 @@
 // ESM-only, which jest's CommonJS runtime cannot load. Usage: node redocly-lint.mjs <document.json> [rules-json]
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { readFileSync } from 'node:fs';
+import process from 'node:process';
 
 const [documentPath, rulesJson = '{}'] = process.argv.slice(2);
 const config = await createConfig({ extends: ['recommended'], rules: JSON.parse(rulesJson) });
