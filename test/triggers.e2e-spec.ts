@@ -212,7 +212,7 @@ describe('Triggers', () => {
 
     it("refuses a sender's secret that is not whsec_ and the base64 of 24 to 64 bytes, and one on an event trigger, with a 400 naming secret", async () => {
       const agentId = await deployedAgent();
-      for (const secret of ['not-a-secret', `whsec_${randomBytes(16).toString('base64')}`, `whsec_${randomBytes(65).toString('base64')}`, 42]) {
+      for (const secret of ['not-a-secret', `whsec_${randomBytes(16).toString('base64')}`, `whsec_${randomBytes(65).toString('base64')}`, 42, null]) {
         const res = await createTrigger(agentId, { kind: 'webhook', verification: 'standard_webhooks', secret });
         expectProblem(res, 400);
         expect(JSON.stringify(res.body)).toContain('secret');
@@ -221,7 +221,9 @@ describe('Triggers', () => {
       expectProblem(event, 400);
       expect(event.body.detail).toMatch(/secret does not apply to event triggers/);
       const { triggerId } = await inbound(agentId);
-      expectProblem(await http(base, 'PATCH', `/v1/agents/${agentId}/triggers/${triggerId}`, { key: alice.key, body: { secret: 'whsec_short' } }), 400);
+      for (const secret of ['whsec_short', null]) {
+        expectProblem(await http(base, 'PATCH', `/v1/agents/${agentId}/triggers/${triggerId}`, { key: alice.key, body: { secret } }), 400);
+      }
     });
 
     it('a wrong token, an unknown, disabled or deleted trigger all answer the same 404 and start nothing', async () => {

@@ -136,7 +136,7 @@ export class CreateTriggerRequest {
   verification?: TriggerVerification;
 
   @ApiPropertyOptional({ maxLength: TRIGGER_SECRET_MAX, pattern: TRIGGER_SECRET_PATTERN.source, description: SECRET_DESCRIPTION })
-  @IsOptional()
+  @ValidateIf(isGiven)
   @IsString()
   @MaxLength(TRIGGER_SECRET_MAX)
   @Matches(TRIGGER_SECRET_PATTERN, { message: SECRET_FORM })
