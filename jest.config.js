@@ -1,5 +1,5 @@
 // Nest 12 packages (and the other packages listed below) are ESM-only; @swc/jest transforms them to CommonJS for jest.
-const esmOnly = ['@nestjs', 'load-esm', 'uid', 'file-type', '@standard-schema', 'cookie', 'content-disposition', 'commander', '@fastify/cookie'];
+const esmOnly = ['@nestjs', 'load-esm', 'uid', 'file-type', '@standard-schema', 'cookie', 'content-disposition', 'commander', '@fastify/cookie', '@octokit'];
 
 const swcTransform = [
   '@swc/jest',
@@ -26,6 +26,8 @@ const shared = {
     '^@aas/platform$': '<rootDir>/libs/platform/src',
     '^@aas/platform/tracing$': '<rootDir>/libs/platform/src/tracing/start-tracing',
     '^(\\.{1,2}/.*)\\.js$': '$1',
+    // Its exports offer only `import` under `node`, which jest's CommonJS resolver does not take; swc transforms the file.
+    '^@octokit/webhooks-methods$': '<rootDir>/node_modules/@octokit/webhooks-methods/dist-node/index.js',
   },
 };
 

@@ -1,8 +1,16 @@
-// npm start: migrations first, then all five apps as separate processes with prefixed logs; Ctrl-C stops them all.
-const { concurrently } = require('concurrently');
-const { spawnSync } = require('node:child_process');
+// npm start: migrations first, then all five apps as child processes with prefixed logs (scripts/supervise.js).
+// A SIGTERM or SIGINT to this process alone (systemd, supervisord, a CI runner) or Ctrl-C stops them all.
+const { execFile } = require('node:child_process');
 const { APPS, CLI_ENTRY, NODE_FLAGS, entry } = require('./apps');
 const { migrateAll } = require('./migrate');
+const { supervise } = require('./supervise');
+
+/** Each back-end app's HEALTH_PORT is PORT plus this, so a second installation with another PORT does not collide. */
+const HEALTH_PORT_OFFSETS = { 'agents-service': 1, 'runs-service': 2, 'scheduler-service': 3, 'webhook-delivery': 4 };
+/** Beyond SHUTDOWN_DRAIN_MS, what an app may take to close its connections before it is killed. */
+const CLOSE_GRACE_MS = 10_000;
+
+const port = gatewayPort();
 
 // The apps require WEBHOOK_SECRET_KEY. For a local `npm start` only, a fixed development key stands in;
 // anything deployed sets its own (docker-compose.yml, the k8s Secret).
@@ -12,32 +20,54 @@ if (!process.env.WEBHOOK_SECRET_KEY) {
 }
 
 // The gateway requires the public base of the URLs it hands out; here, where it listens on this machine.
-if (!process.env.PUBLIC_BASE_URL) process.env.PUBLIC_BASE_URL = `http://localhost:${process.env.PORT || '3000'}`;
+if (!process.env.PUBLIC_BASE_URL) process.env.PUBLIC_BASE_URL = `http://localhost:${port}`;
+if (process.env.HEALTH_PORT) {
+  process.stderr.write(`HEALTH_PORT is not used by npm start: the back-end apps' health ports are PORT+1 to PORT+4 (${port + 1}-${port + 4}).\n`);
+}
 
-migrateAll();
-printSetupToken();
+migrateAll().then(startApps);
 
-const { result } = concurrently(
-  APPS.map((app) => ({ name: app, command: `node ${NODE_FLAGS.join(' ')} "${entry(app)}"` })),
-  { prefix: 'name', killOthersOn: ['failure'], killSignal: 'SIGTERM', handleInput: false },
-);
+function startApps() {
+  const apps = APPS.map((app) => ({
+    name: app,
+    command: process.execPath,
+    args: [...NODE_FLAGS, entry(app)],
+    env: { ...process.env, ...(app in HEALTH_PORT_OFFSETS ? { HEALTH_PORT: String(port + HEALTH_PORT_OFFSETS[app]) } : {}) },
+  }));
+  const healthPorts = Object.entries(HEALTH_PORT_OFFSETS).map(([app, offset]) => `${app} ${port + offset}`);
+  process.stderr.write(`Gateway on port ${port}; health ports ${healthPorts.join(', ')}.\n`);
+  supervise(apps, { stopMs: drainMs() + CLOSE_GRACE_MS }).then((code) => process.exit(code));
+  printSetupToken();
+}
 
-result.then(
-  () => process.exit(0),
-  () => process.exit(1),
-);
+/** PORT (default 3000): a fixed port, with room for the four health ports above it. */
+function gatewayPort() {
+  const value = process.env.PORT ?? '3000';
+  const parsed = Number(value);
+  if (!/^\d+$/.test(value) || parsed < 1 || parsed > 65_531) {
+    process.stderr.write(`PORT must be an integer from 1 to 65531 for npm start (the health ports are PORT+1 to PORT+4); it is ${JSON.stringify(value)}.\n`);
+    process.exit(1);
+  }
+  return parsed;
+}
+
+/** The apps' SHUTDOWN_DRAIN_MS (they validate it; a value they refuse stops them at start anyway). */
+function drainMs() {
+  const value = Number(process.env.SHUTDOWN_DRAIN_MS ?? 20_000);
+  return Number.isFinite(value) && value >= 0 ? value : 20_000;
+}
 
 /**
- * While no user can sign in to the console, a fresh one-time setup token for its first-run page
- * (the admin command line's `setup-token`). Once a user has a password, nothing is printed.
+ * While no user can sign in to the console, a fresh one-time setup token for its first-run page (the admin
+ * command line's `setup-token`), printed while the apps start. Once a user has a password, nothing is printed.
  */
 function printSetupToken() {
-  const result = spawnSync(process.execPath, [CLI_ENTRY, 'setup-token'], { encoding: 'utf8' });
-  if (result.status !== 0) return;
-  const { setup_token: token, expires_at: expiresAt } = JSON.parse(result.stdout);
-  const port = process.env.PORT || '3000';
-  process.stderr.write(
-    `\nFirst run: open http://localhost:${port}/console/ and create the first user with this setup token\n` +
-      `(usable once, until ${expiresAt}; \`npm run cli -- setup-token\` makes a new one):\n\n    ${token}\n\n`,
-  );
+  execFile(process.execPath, [CLI_ENTRY, 'setup-token'], { encoding: 'utf8' }, (error, stdout) => {
+    if (error) return;
+    const { setup_token: token, expires_at: expiresAt } = JSON.parse(stdout);
+    process.stderr.write(
+      `\nFirst run: open http://localhost:${port}/console/ and create the first user with this setup token\n` +
+        `(usable once, until ${expiresAt}; \`npm run cli -- setup-token\` makes a new one):\n\n    ${token}\n\n`,
+    );
+  });
 }

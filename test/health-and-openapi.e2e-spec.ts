@@ -1,6 +1,7 @@
 import { eventually } from './support/eventually';
 import { offlineOpenApiDocument } from '../apps/api-gateway/src/openapi/offline-document';
 import { expectProblem, http } from './support/http';
+import { redoclyProblems } from './support/openapi-lint';
 import { TestSystem, urlOf } from './support/test-system';
 import { freshUser } from './support/test-users';
 
@@ -130,6 +131,14 @@ describe('Health and the OpenAPI document', () => {
         }
       }
     }
+  });
+
+  it("is clean under Redocly's recommended ruleset, errors and warnings alike, with a base URL and a license", async () => {
+    const doc = (await http(system.url(), 'GET', '/openapi.json')).body;
+    expect(doc.servers).toEqual([{ url: '/' }]);
+    expect(doc.info.license).toEqual({ name: 'Apache-2.0', url: 'https://www.apache.org/licenses/LICENSE-2.0' });
+    // Among the rules: every operation has an operationId, a summary and a 4XX response; servers is not empty.
+    expect(redoclyProblems(doc)).toEqual([]);
   });
 
   it('serves the document libs/sdk is generated from (built offline, without Redis or services)', async () => {

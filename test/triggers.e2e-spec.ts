@@ -1,5 +1,7 @@
-import { createHmac } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sign as githubSign, verify as githubVerify } from '@octokit/webhooks-methods';
 import { Webhook } from 'standardwebhooks';
+import { Webhook as SvixWebhook } from 'svix';
 import { eventually } from './support/eventually';
 import { expectProblem, http } from './support/http';
 import { TestRuntime, lines } from './support/test-runtime';
@@ -137,18 +139,91 @@ describe('Triggers', () => {
       expect(await runsOf(agentId, '&filter_trigger_kind=webhook')).toHaveLength(1);
     });
 
-    it('GitHub: X-Hub-Signature-256 over the raw body, keyed by the secret as given', async () => {
+    it('GitHub: X-Hub-Signature-256 over the raw body, keyed by the secret as given, signed by Octokit; a redelivery answers the first run', async () => {
       const agentId = await deployedAgent();
       const { path, secret } = await inbound(agentId, { verification: 'github', message_template: '{{headers.x-github-event}}: {{payload.head_commit.message}}' });
       const body = JSON.stringify({ ref: 'refs/heads/main', head_commit: { message: 'fix the build' } });
-      const signature = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
-      const headers = { 'content-type': 'application/json', 'x-github-event': 'push', 'x-github-delivery': 'gh-1' };
+      // As GitHub signs: @octokit/webhooks-methods is GitHub's own signing and verifying code for Node.
+      const signature = await githubSign(secret, body);
+      expect(await githubVerify(secret, body, signature)).toBe(true);
+      const headers = { 'content-type': 'application/json', 'user-agent': 'GitHub-Hookshot/1', 'x-github-event': 'push', 'x-github-delivery': 'gh-1' };
       const good = await http(base, 'POST', path, { rawBody: body, headers: { ...headers, 'x-hub-signature-256': signature } });
       expect(good.status).toBe(202);
+      const redelivered = await http(base, 'POST', path, { rawBody: body, headers: { ...headers, 'x-hub-signature-256': signature } });
+      expect(redelivered.body.run_id).toBe(good.body.run_id);
       expectProblem(await http(base, 'POST', path, { rawBody: body, headers: { ...headers, 'x-github-delivery': 'gh-2' } }), 401);
       expectProblem(await http(base, 'POST', path, { rawBody: `${body} `, headers: { ...headers, 'x-github-delivery': 'gh-3', 'x-hub-signature-256': signature } }), 401);
       const [run] = await runsOf(agentId, '&filter_trigger_kind=webhook');
       expect(run.goal).toBe('push: fix the build');
+      expect(await runsOf(agentId, '&filter_trigger_kind=webhook')).toHaveLength(1);
+    });
+
+    it('Svix-powered senders (Clerk, Resend, …): svix-* headers signed by the svix library start a run; a retry of the same message answers the first run', async () => {
+      const agentId = await deployedAgent();
+      // The sender makes the secret (Svix: whsec_ and 24 bytes) and shows it on its dashboard; it is given to the trigger.
+      const senderSecret = `whsec_${randomBytes(24).toString('base64')}`;
+      const { path, secret, triggerId } = await inbound(agentId, {
+        verification: 'standard_webhooks',
+        secret: senderSecret,
+        message_template: '{{payload.type}} {{headers.svix-id}}{{headers.svix-signature}}',
+      });
+      expect(secret).toBe(senderSecret);
+      const body = JSON.stringify({ type: 'user.created', data: { id: 'user_29w83sxmDNGwOuEthce5gg56FcC' } });
+      const msgId = 'msg_2KWPBgLlAfxdpx2AI54pPJ85f4W';
+      // As Svix sends a message: its own names, and the svix library's signature over id, timestamp and body.
+      const sent = (id: string, at: Date, key = secret) => ({
+        'content-type': 'application/json',
+        'user-agent': 'Svix-Webhooks/1.0',
+        'svix-id': id,
+        'svix-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'svix-signature': new SvixWebhook(key).sign(id, at, body),
+      });
+      const firstHeaders = sent(msgId, new Date());
+      expect(() => new SvixWebhook(secret).verify(body, firstHeaders)).not.toThrow();
+      const first = await http(base, 'POST', path, { rawBody: body, headers: firstHeaders });
+      expect(first.status).toBe(202);
+      // Svix retries a message with the same id, signed again at a new timestamp.
+      const retry = await http(base, 'POST', path, { rawBody: body, headers: sent(msgId, new Date(Date.now() + 5_000)) });
+      expect(retry.status).toBe(202);
+      expect(retry.body.run_id).toBe(first.body.run_id);
+      // A captured call replayed with ids of its own to dodge de-duplication: a webhook-id is what gets checked (401),
+      // an Idempotency-Key comes after svix-id (the first run).
+      expectProblem(await http(base, 'POST', path, { rawBody: body, headers: { ...firstHeaders, 'webhook-id': 'msg_replayed' } }), 401);
+      const withKey = await http(base, 'POST', path, { rawBody: body, headers: { ...firstHeaders, 'idempotency-key': 'replayed' } });
+      expect(withKey.body.run_id).toBe(first.body.run_id);
+      expectProblem(await http(base, 'POST', path, { rawBody: body, headers: sent('msg_other', new Date(), `whsec_${Buffer.alloc(32, 5).toString('base64')}`) }), 401);
+      const { 'svix-signature': _unsigned, ...unsigned } = sent('msg_unsigned', new Date());
+      expectProblem(await http(base, 'POST', path, { rawBody: body, headers: unsigned }), 401);
+
+      const [run] = await eventually('the run finished', () => runsOf(agentId, '&filter_trigger_kind=webhook'), (r) => r.length === 1 && r[0].is_finished);
+      expect(run).toMatchObject({ run_id: first.body.run_id, goal: `user.created ${msgId}` });
+      const [dispatch] = runtime.dispatchesFor(run.run_id);
+      expect(dispatch.body.trigger.headers['svix-id']).toBe(msgId);
+      expect(dispatch.body.trigger.headers).not.toHaveProperty('svix-signature');
+
+      // The sender rotates its secret: PATCH gives the trigger the new one and keeps the URL.
+      const rotated = `whsec_${randomBytes(24).toString('base64')}`;
+      const patched = await http(base, 'PATCH', `/v1/agents/${agentId}/triggers/${triggerId}`, { key: alice.key, body: { secret: rotated } });
+      expect(patched.status).toBe(200);
+      expect(patched.body).not.toHaveProperty('secret');
+      expectProblem(await http(base, 'POST', path, { rawBody: body, headers: sent('msg_after_1', new Date()) }), 401);
+      expect((await http(base, 'POST', path, { rawBody: body, headers: sent('msg_after_2', new Date(), rotated) })).status).toBe(202);
+    });
+
+    it("refuses a sender's secret that is not whsec_ and the base64 of 24 to 64 bytes, and one on an event trigger, with a 400 naming secret", async () => {
+      const agentId = await deployedAgent();
+      for (const secret of ['not-a-secret', `whsec_${randomBytes(16).toString('base64')}`, `whsec_${randomBytes(65).toString('base64')}`, 42, null]) {
+        const res = await createTrigger(agentId, { kind: 'webhook', verification: 'standard_webhooks', secret });
+        expectProblem(res, 400);
+        expect(JSON.stringify(res.body)).toContain('secret');
+      }
+      const event = await createTrigger(agentId, { kind: 'event', source_agent_id: agentId, events: ['run.completed'], secret: `whsec_${randomBytes(24).toString('base64')}` });
+      expectProblem(event, 400);
+      expect(event.body.detail).toMatch(/secret does not apply to event triggers/);
+      const { triggerId } = await inbound(agentId);
+      for (const secret of ['whsec_short', null]) {
+        expectProblem(await http(base, 'PATCH', `/v1/agents/${agentId}/triggers/${triggerId}`, { key: alice.key, body: { secret } }), 400);
+      }
     });
 
     it('a wrong token, an unknown, disabled or deleted trigger all answer the same 404 and start nothing', async () => {

@@ -9,6 +9,6 @@ describe('V8 flags', () => {
     const image = /NODE_OPTIONS=(\S+)/.exec(readRepoFile('Dockerfile'));
     expect(image).not.toBeNull();
     expect(NODE_FLAGS).toEqual(image![1].split(/\s+/));
-    expect(readRepoFile('scripts/start.js')).toMatch(/NODE_FLAGS\.join\(' '\)/);
+    expect(readRepoFile('scripts/start.js')).toMatch(/args: \[\.\.\.NODE_FLAGS, entry\(app\)\]/);
   });
 });

@@ -615,10 +615,6 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        ConsoleSetupStatus: {
-            /** @description True while no user can sign in: the first-run page is open (with a setup token) */
-            setup_required: boolean;
-        };
         FieldErrorDto: {
             /** @example name */
             field: string;
@@ -654,6 +650,10 @@ export interface components {
             limit?: number;
             /** @description The x-request-id of the request, as it appears in the logs */
             request_id?: string;
+        };
+        ConsoleSetupStatus: {
+            /** @description True while no user can sign in: the first-run page is open (with a setup token) */
+            setup_required: boolean;
         };
         ConsoleSetupRequest: {
             /**
@@ -1260,6 +1260,8 @@ export interface components {
              * @enum {string}
              */
             verification?: "none" | "standard_webhooks" | "github";
+            /** @description webhook triggers only: the sender's signing secret (`whsec_` and the base64 of 24 to 64 bytes), for senders that make their own, such as Svix-powered ones; without it the service makes one */
+            secret?: string;
             /**
              * Format: uuid
              * @description event triggers: required
@@ -1323,6 +1325,8 @@ export interface components {
              * @enum {string}
              */
             verification?: "none" | "standard_webhooks" | "github";
+            /** @description webhook triggers only: the sender's signing secret (`whsec_` and the base64 of 24 to 64 bytes), for senders that make their own, such as Svix-powered ones; without it the service makes one; the URL stays */
+            secret?: string;
             /**
              * Format: uuid
              * @description event triggers only
@@ -1368,6 +1372,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ConsoleSetupStatus"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
                 };
             };
             /** @description Any other error, as Problem Details */

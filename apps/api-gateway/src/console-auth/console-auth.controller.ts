@@ -48,6 +48,7 @@ export class ConsoleAuthController {
   @Get('setup')
   @ApiOperation({ summary: 'Whether the first-run page is open (no user can sign in yet)', security: [] })
   @ApiOkResponse({ type: ConsoleSetupStatus })
+  @ApiProblems(429)
   setupStatus(@Req() request: FastifyRequest): Promise<ConsoleSetupStatus> {
     return this.services.request(AgentsPatterns.ConsoleSetupStatus, {}, request.id);
   }

@@ -13,6 +13,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setTitle('Agent Automation Service API')
     .setDescription('Manage automation agents, their runs, schedules, instructions, webhooks, workspaces and API keys.')
     .setVersion('1.0.0')
+    .setLicense('Apache-2.0', 'https://www.apache.org/licenses/LICENSE-2.0')
+    // Relative: the document is served by the gateway it describes, so clients and "try it out" call that host.
+    .addServer('/')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, API_KEY_SCHEME)
     .addSecurityRequirements(API_KEY_SCHEME)
     .addCookieAuth(

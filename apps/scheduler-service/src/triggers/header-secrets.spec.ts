@@ -6,6 +6,7 @@ describe(withoutSecretHeaders.name, () => {
       'x-hub-signature-256': 'sha256=…',
       'x-hub-signature': 'sha1=…',
       'webhook-signature': 'v1,…',
+      'svix-signature': 'v1,…',
       'stripe-signature': 't=…',
       'x-gitlab-token': 'glpat-…',
       'x-shopify-hmac-sha256': '…',
@@ -17,6 +18,8 @@ describe(withoutSecretHeaders.name, () => {
       'x-github-delivery': 'd-1',
       'webhook-id': 'msg_1',
       'webhook-timestamp': '1700000000',
+      'svix-id': 'msg_2',
+      'svix-timestamp': '1700000000',
       'content-type': 'application/json',
       'user-agent': 'GitHub-Hookshot/1',
     };
@@ -25,6 +28,8 @@ describe(withoutSecretHeaders.name, () => {
       'x-github-delivery',
       'webhook-id',
       'webhook-timestamp',
+      'svix-id',
+      'svix-timestamp',
       'content-type',
       'user-agent',
     ]);

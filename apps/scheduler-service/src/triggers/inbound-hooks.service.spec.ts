@@ -12,6 +12,7 @@ import {
 } from '@aas/problem-details';
 import { createHmac, randomBytes } from 'node:crypto';
 import { Registry } from 'prom-client';
+import { Webhook } from 'svix';
 import { RunStartAllowance } from '../allowance/run-start-allowance';
 import { SchedulerEnv } from '../config/scheduler.env';
 import { ExhaustedChains } from './exhausted-chains';
@@ -119,6 +120,14 @@ describe(InboundHooksService.name, () => {
       expect(JSON.parse(asked[0].data_json!).payload).toEqual({ ref: 'refs/heads/main' });
     });
 
+    it('keys a Svix-named call by its svix-id, after webhook-id and before the other ids', async () => {
+      const { asked, call } = setup();
+      await call({ headers: { 'svix-id': 'msg_s1', 'idempotency-key': 'k-1', 'x-github-delivery': 'gh-1' } });
+      await call({ headers: { 'svix-id': 'msg_s1' } });
+      await call({ headers: { 'webhook-id': 'msg_w1', 'svix-id': 'msg_s2' } });
+      expect(asked.map((s) => s.delivery_key)).toEqual(['delivery:msg_s1', 'delivery:msg_s1', 'delivery:msg_w1']);
+    });
+
     it('refuses a delivery id longer than 200 characters', async () => {
       const { asked, call } = setup();
       await expect(call({ headers: { 'webhook-id': 'x'.repeat(201) } })).rejects.toThrow(/webhook-id header is longer than 200/);
@@ -201,6 +210,15 @@ describe(InboundHooksService.name, () => {
       await call({ headers: { ...github(), 'x-gitlab-token': 'glpat-secret', 'x-github-event': 'push' } });
       expect(asked[0].user_message).toBe('[][][push]');
       expect(JSON.parse(asked[0].data_json!).headers).toEqual({ 'x-github-event': 'push' });
+    });
+
+    it('withhold the Svix signature too, and keep its id and timestamp', async () => {
+      const { call, asked } = setup({ verification: 'standard_webhooks', messageTemplate: '[{{headers.svix-signature}}][{{headers.svix-id}}]' });
+      const at = new Date();
+      const headers = { 'svix-id': 'msg_1', 'svix-timestamp': String(Math.floor(at.getTime() / 1000)), 'svix-signature': new Webhook(secret).sign('msg_1', at, BODY) };
+      await call({ headers });
+      expect(asked[0].user_message).toBe('[][msg_1]');
+      expect(JSON.parse(asked[0].data_json!).headers).toEqual({ 'svix-id': 'msg_1', 'svix-timestamp': headers['svix-timestamp'] });
     });
   });
 

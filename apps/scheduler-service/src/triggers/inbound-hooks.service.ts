@@ -20,8 +20,11 @@ import { TriggerStore } from './trigger.store';
 import { TriggeredRunStarter } from './triggered-run-starter';
 import { waitingRunsFull } from './waiting-runs-full';
 
-/** Headers that name a delivery: a repeat within 24 hours answers the first delivery's run. */
-const DELIVERY_ID_HEADERS = ['webhook-id', 'x-github-delivery', 'idempotency-key'];
+/**
+ * Headers that name a delivery: a repeat within 24 hours answers the first delivery's run. webhook-id before
+ * svix-id, the order in which a Standard Webhooks signature is checked (inbound-verification.ts).
+ */
+const DELIVERY_ID_HEADERS = ['webhook-id', 'svix-id', 'x-github-delivery', 'idempotency-key'];
 const DELIVERY_ID_MAX = 200;
 
 /**
@@ -118,8 +121,8 @@ function parsedPayload(body: string): unknown {
 /**
  * What keys the run. GitHub signs the body but not X-GitHub-Delivery, so a GitHub-verified call is keyed by
  * the digest of its signed body: a captured call replayed with a new delivery id within 24 hours answers
- * the first call's run. Otherwise the first of webhook-id (signed by Standard Webhooks), X-GitHub-Delivery
- * and Idempotency-Key; without any, each call is its own.
+ * the first call's run. Otherwise the first of webhook-id and svix-id (signed by Standard Webhooks),
+ * X-GitHub-Delivery and Idempotency-Key; without any, each call is its own.
  */
 function deliveryKey(trigger: TriggerEntity, message: InboundHookMessage): string {
   if (trigger.verification === 'github') return `github-body:${createHash('sha256').update(message.body, 'utf8').digest('hex')}`;

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
+import { Webhook as SvixWebhook } from 'svix';
 import { SignatureRefused, verifyInboundSignature } from './inbound-verification';
 import { newTriggerSecret } from './trigger-credentials';
 
@@ -22,7 +23,36 @@ describe(verifyInboundSignature.name, () => {
       expect(() => verifyInboundSignature('standard_webhooks', secret, '{"ref":"x"}', signed(new Date()))).toThrow(SignatureRefused);
       expect(() => verifyInboundSignature('standard_webhooks', newTriggerSecret(), body, signed(new Date()))).toThrow(SignatureRefused);
       expect(() => verifyInboundSignature('standard_webhooks', secret, body, signed(new Date(Date.now() - 6 * 60_000)))).toThrow(/timestamp/i);
-      expect(() => verifyInboundSignature('standard_webhooks', secret, body, {})).toThrow(/webhook-id header is missing/);
+      expect(() => verifyInboundSignature('standard_webhooks', secret, body, {})).toThrow(/webhook-id \(or svix-id\) header is missing/);
+    });
+
+    describe('by the Svix header names', () => {
+      // As Svix (and so Clerk, Resend, …) sends them by default: the svix library signs, the names are svix-*.
+      const svixSigned = (at: Date, id = 'msg_svix_1', payload = body) => ({
+        'svix-id': id,
+        'svix-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'svix-signature': new SvixWebhook(secret).sign(id, at, payload),
+      });
+
+      it('takes them where the webhook-* names are absent, as the svix library itself does', () => {
+        const headers = svixSigned(new Date());
+        expect(() => new SvixWebhook(secret).verify(body, headers)).not.toThrow();
+        expect(() => verifyInboundSignature('standard_webhooks', secret, body, headers)).not.toThrow();
+      });
+
+      it('refuses another body, another secret, a stale timestamp and a partial set', () => {
+        expect(() => verifyInboundSignature('standard_webhooks', secret, '{"ref":"x"}', svixSigned(new Date()))).toThrow(SignatureRefused);
+        expect(() => verifyInboundSignature('standard_webhooks', newTriggerSecret(), body, svixSigned(new Date()))).toThrow(SignatureRefused);
+        expect(() => verifyInboundSignature('standard_webhooks', secret, body, svixSigned(new Date(Date.now() - 6 * 60_000)))).toThrow(/timestamp/i);
+        const { 'svix-signature': _signature, ...unsigned } = svixSigned(new Date());
+        expect(() => verifyInboundSignature('standard_webhooks', secret, body, unsigned)).toThrow(/webhook-signature \(or svix-signature\) header is missing/);
+      });
+
+      it('checks the webhook-* name where both are given: a svix-id signed alongside does not stand in for it', () => {
+        // A captured Svix call with a webhook-id added (to dodge de-duplication, which keys on webhook-id first) fails.
+        const headers = { ...svixSigned(new Date()), 'webhook-id': 'msg_other' };
+        expect(() => verifyInboundSignature('standard_webhooks', secret, body, headers)).toThrow(SignatureRefused);
+      });
     });
   });
 

@@ -13,12 +13,12 @@ import { randomUUID } from 'node:crypto';
 import { OwnedAgents } from '../agents/owned-agents';
 import { SchedulerEnv } from '../config/scheduler.env';
 import { TemplateRefused, checkTemplate } from './message-template';
-import { hashTriggerToken, newTriggerSecret, newTriggerToken } from './trigger-credentials';
+import { givenSecretFault, hashTriggerToken, newTriggerSecret, newTriggerToken } from './trigger-credentials';
 import { TriggerEntity } from './trigger.entity';
 import { toTriggerDto } from './trigger.mapper';
 import { TriggerStore } from './trigger.store';
 
-const WEBHOOK_ONLY = ['verification'] as const;
+const WEBHOOK_ONLY = ['verification', 'secret'] as const;
 const EVENT_ONLY = ['source_agent_id', 'events'] as const;
 
 /** Triggers of an agent: create, read, change, delete, and new credentials for an inbound endpoint. */
@@ -53,8 +53,9 @@ export class TriggersService {
       sourceGeneration = await this.sourceGeneration(message.user_id, message.source_agent_id);
     }
     if (message.message_template !== undefined) checkedTemplate(message.message_template);
+    if (message.secret !== undefined) checkedSecret(message.secret);
     const now = new Date();
-    const credentials = message.kind === 'webhook' ? { token: newTriggerToken(), secret: newTriggerSecret() } : undefined;
+    const credentials = message.kind === 'webhook' ? { token: newTriggerToken(), secret: message.secret ?? newTriggerSecret() } : undefined;
     const trigger = Object.assign(new TriggerEntity(), {
       id: randomUUID(),
       agentId: agent.agent_id,
@@ -97,6 +98,7 @@ export class TriggersService {
       changes.sourceAgentGeneration = String(await this.sourceGeneration(message.user_id, message.source_agent_id));
     }
     if (typeof message.message_template === 'string') checkedTemplate(message.message_template);
+    if (message.secret !== undefined) changes.secretSealed = this.secrets.seal(checkedSecret(message.secret));
     if (message.name !== undefined) changes.name = message.name;
     if (message.status !== undefined) changes.status = message.status;
     if (message.message_template !== undefined) changes.messageTemplate = message.message_template;
@@ -156,6 +158,13 @@ function checkedTemplate(template: string): void {
     if (error instanceof TemplateRefused) throw invalid('message_template', error.message);
     throw error;
   }
+}
+
+/** A sender's own secret, held to the form the Standard Webhooks libraries take. */
+function checkedSecret(secret: string): string {
+  const fault = givenSecretFault(secret);
+  if (fault) throw invalid('secret', fault);
+  return secret;
 }
 
 function invalid(field: string, message: string): ValidationFailedError {

@@ -8,6 +8,7 @@ import {
   IsOptional,
   IsString,
   IsUUID,
+  Matches,
   MaxLength,
   ValidateIf,
 } from 'class-validator';
@@ -28,6 +29,16 @@ export const TRIGGER_NAME_MAX = 200;
 export const MESSAGE_TEMPLATE_MAX = 10_000;
 
 const isGiven = (_object: object, value: unknown) => value !== undefined;
+
+/**
+ * A signing secret a sender made (Svix-powered senders such as Clerk and Resend make their own): the Standard
+ * Webhooks form, `whsec_` and the base64 of 24 to 64 bytes (the byte count is checked by scheduler-service).
+ */
+export const TRIGGER_SECRET_PATTERN = /^whsec_[A-Za-z0-9+/]+={0,2}$/;
+export const TRIGGER_SECRET_MAX = 100;
+const SECRET_DESCRIPTION =
+  "webhook triggers only: the sender's signing secret (`whsec_` and the base64 of 24 to 64 bytes), for senders that make their own, such as Svix-powered ones; without it the service makes one";
+const SECRET_FORM = 'secret must be whsec_ followed by the base64 of 24 to 64 bytes';
 
 export class TriggerDto {
   @ApiProperty({ format: 'uuid' })
@@ -124,6 +135,13 @@ export class CreateTriggerRequest {
   @IsIn(TRIGGER_VERIFICATIONS)
   verification?: TriggerVerification;
 
+  @ApiPropertyOptional({ maxLength: TRIGGER_SECRET_MAX, pattern: TRIGGER_SECRET_PATTERN.source, description: SECRET_DESCRIPTION })
+  @ValidateIf(isGiven)
+  @IsString()
+  @MaxLength(TRIGGER_SECRET_MAX)
+  @Matches(TRIGGER_SECRET_PATTERN, { message: SECRET_FORM })
+  secret?: string;
+
   @ApiPropertyOptional({ format: 'uuid', description: 'event triggers: required' })
   @IsOptional()
   @IsUUID()
@@ -164,6 +182,13 @@ export class UpdateTriggerRequest {
   @ValidateIf(isGiven)
   @IsIn(TRIGGER_VERIFICATIONS)
   verification?: TriggerVerification;
+
+  @ApiPropertyOptional({ maxLength: TRIGGER_SECRET_MAX, pattern: TRIGGER_SECRET_PATTERN.source, description: `${SECRET_DESCRIPTION}; the URL stays` })
+  @ValidateIf(isGiven)
+  @IsString()
+  @MaxLength(TRIGGER_SECRET_MAX)
+  @Matches(TRIGGER_SECRET_PATTERN, { message: SECRET_FORM })
+  secret?: string;
 
   @ApiPropertyOptional({ format: 'uuid', description: 'event triggers only' })
   @ValidateIf(isGiven)
