@@ -25,6 +25,9 @@ const system = await startSystem({
     RATE_LIMIT_UNAUTHENTICATED_REQUESTS: '0',
     RATE_LIMIT_INBOUND_ENDPOINT_REQUESTS: '0',
     RATE_LIMIT_INBOUND_OWNER_REQUESTS: '0',
+    // Acceptance is measured: thousands of runs a minute, most of them waiting for admission.
+    RATE_LIMIT_TRIGGERED_RUNS: '0',
+    QUOTA_WAITING_RUNS_PER_USER: '0',
     BUILTIN_RUNTIME_STEP_MS: '0',
   },
 });

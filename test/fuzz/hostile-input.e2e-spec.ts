@@ -26,6 +26,8 @@ import { SeededRandom } from './support/seeded-random';
 
 const KEY = 'fuzz-bootstrap-key-0123456789abcdef';
 const BODY_LIMIT_BYTES = 1024 * 1024;
+/** The payload a triggered run keeps (scheduler-service's TRIGGER_PAYLOAD_MAX_BYTES, its default): a larger inbound body is a 413. */
+const PAYLOAD_MAX_BYTES = 256 * 1024;
 /** The spec's 24 paths (36 operations); a new endpoint is fuzzed without changing this file. */
 const MIN_PATHS = 24;
 const MIN_OPERATIONS = 36;
@@ -65,6 +67,7 @@ describe('Hostile input to every endpoint (fuzz)', () => {
       gatewayEnv: FUZZ_GATEWAY_ENV,
       // Runs the fuzz starts finish fast and few at a time, leaving the cores to the requests.
       runsEnv: { BUILTIN_RUNTIME_STEP_MS: '1', RUN_WORKER_CONCURRENCY: '4' },
+      schedulerEnv: { TRIGGER_PAYLOAD_MAX_BYTES: String(PAYLOAD_MAX_BYTES) },
     });
     base = system.url();
     fixtures = await createFixtures();
@@ -182,7 +185,7 @@ describe('Hostile input to every endpoint (fuzz)', () => {
     );
     const templateAgent = (await post('/v1/agents', {})).agent.agent_id;
     const cases = [
-      ...created.flatMap((trigger) => hostileInboundBodies(new URL(trigger.url).pathname, BODY_LIMIT_BYTES)),
+      ...created.flatMap((trigger) => hostileInboundBodies(new URL(trigger.url).pathname, BODY_LIMIT_BYTES, PAYLOAD_MAX_BYTES)),
       ...hostileTemplates(`/v1/agents/${templateAgent}/triggers`, KEY),
     ];
     const client = new RawHttpClient(new URL(base), 4, 20_000);

@@ -8,6 +8,7 @@ import { GatewayEnv } from './config/gateway.env';
 import { GatewayHealthModule } from './health/gateway-health.module';
 import { HttpMetrics } from './http/http-metrics';
 import { MeController } from './identity/me.controller';
+import { InstallationDeliveries } from './rate-limit/installation-deliveries';
 import { RunEventStreamController } from './runs/run-event-stream.controller';
 import { RunEventHub } from './runs/streams/run-event-hub';
 import { RunEventStreams } from './runs/streams/run-event-streams';
@@ -35,7 +36,7 @@ export class ApiGatewayModule {
         GatewayHealthModule,
         MetricsModule.forApp('api-gateway'),
       ],
-      providers: [RunEventStreams, RunEventHub, StreamSlots, HttpMetrics, VerifiedHookUrls],
+      providers: [RunEventStreams, RunEventHub, StreamSlots, HttpMetrics, VerifiedHookUrls, InstallationDeliveries],
       controllers: [ConsoleAuthController, MeController, ApiKeysController, AgentsController, WorkspacesController, InstructionsController, RunsController, RunEventStreamController, AgentScheduleController, SchedulesController, WebhooksController, TriggersController, InboundHooksController],
     };
   }

@@ -128,6 +128,18 @@ describe('the fakes of the runs-service stores', () => {
     });
   });
 
+  it("counting a user's waiting runs: not admitted and not finished, up to the most asked for", async () => {
+    const waiting = runs(3, { admittedAt: null });
+    const userId = waiting[0].userId;
+    const others = [...runs(1), ...runs(1, { admittedAt: null, isFinished: true })].map((run) => ({ ...run, userId }));
+    const nobody = randomUUID();
+    await same(async (side) => {
+      await side.seed([...waiting, ...others]);
+      const count = (max: number) => side.transactions.run(async (tx) => [...(await side.admission.countWaiting(tx, [userId, nobody], max))].sort());
+      return [await count(10), await count(2)];
+    });
+  });
+
   it.each([
     ['the user limit', { perUser: 2, perAgent: null }],
     ['the agent limit', { perUser: null, perAgent: 1 }],

@@ -42,6 +42,13 @@ export class QuotaExceededError extends DomainError {
   }
 }
 
+/** The request body (or the part of it that would be kept) is larger than a limit. */
+export class PayloadTooLargeError extends DomainError {
+  constructor(detail: string) {
+    super(ProblemCode.PayloadTooLarge, detail);
+  }
+}
+
 export class UnauthorizedError extends DomainError {
   constructor(detail: string) {
     super(ProblemCode.Unauthorized, detail);

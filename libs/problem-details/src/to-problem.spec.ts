@@ -66,6 +66,9 @@ describe('toProblem', () => {
     expect(problem).toMatchObject({ status: 429, retry_after: 7 });
     expect(toProblem(new RemoteProblemError(problem))).toEqual(problem);
     expect(toProblem(new RemoteProblemError({ ...toProblem(new ConflictError('x')), retry_after: 7 }))).not.toHaveProperty('retry_after');
+    // Only what a Retry-After header can say: whole seconds, at least one.
+    expect(toProblem(new RemoteProblemError({ ...problem, retry_after: 1.5 }))).not.toHaveProperty('retry_after');
+    expect(toProblem(new RemoteProblemError({ ...problem, retry_after: 0 }))).not.toHaveProperty('retry_after');
   });
 
   it('keeps the field errors of a ValidationFailedError', () => {

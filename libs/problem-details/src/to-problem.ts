@@ -44,7 +44,7 @@ function pickProblem(p: ProblemDetail): ProblemDetail {
     out.quota = p.quota;
     out.limit = p.limit;
   }
-  if (p.status === 429 && typeof p.retry_after === 'number') out.retry_after = p.retry_after;
+  if (p.status === 429 && Number.isInteger(p.retry_after) && p.retry_after! > 0) out.retry_after = p.retry_after;
   return out;
 }
 

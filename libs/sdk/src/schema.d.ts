@@ -276,7 +276,10 @@ export interface paths {
         /** List an agent's runs, newest first, with filters */
         get: operations["RunsController_list"];
         put?: never;
-        /** Start a run; it is queued and executed by a runs worker */
+        /**
+         * Start a run; it is queued and executed by a runs worker
+         * @description A 422 quota-exceeded (waiting_runs_per_user) while the caller has QUOTA_WAITING_RUNS_PER_USER runs waiting for admission.
+         */
         post: operations["RunsController_start"];
         delete?: never;
         options?: never;
@@ -400,7 +403,7 @@ export interface paths {
         put?: never;
         /**
          * Start one run per fire time of the schedule in a past range
-         * @description from and to are inclusive and must not be in the future; at most SCHEDULE_BACKFILL_MAX_RUNS (100) fire times. Each run is keyed by its fire time, so a repeated backfill, or a fire the scheduler made itself, answers the existing run instead of starting another.
+         * @description from and to are inclusive and must not be in the future; at most SCHEDULE_BACKFILL_MAX_RUNS (100) fire times. Each run is keyed by its fire time, so a repeated backfill, or a fire the scheduler made itself, answers the existing run instead of starting another. Its runs count against the owner's RATE_LIMIT_TRIGGERED_RUNS (a 429 when fewer are left; nothing starts), and a 422 waiting_runs_per_user says how many started.
          */
         post: operations["AgentScheduleController_backfill"];
         delete?: never;
@@ -2651,6 +2654,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailDto"];
                 };
             };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
             /** @description Any other error, as Problem Details */
             default: {
                 headers: {
@@ -3203,6 +3215,24 @@ export interface operations {
             };
             /** @description Not Found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4142,6 +4172,15 @@ export interface operations {
             };
             /** @description Unsupported Media Type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -11,10 +11,14 @@ const nested = (levels: number, open: string, close: string, inner = '1') => `${
  * Hostile bodies to a real inbound endpoint (its true URL, so past the token check, where the body rules
  * apply): NUL and unpaired surrogates as escapes in values and keys, deep nesting, numbers JSON cannot
  * carry, bare values (taken: an endpoint takes any JSON value), huge strings and objects, broken JSON,
- * hostile headers. Every answer must be the status given, or a 413 where the body is over the limit.
+ * hostile headers. Every answer must be the status given: a 413 where the body is over the gateway's limit
+ * or over the payload a run keeps (TRIGGER_PAYLOAD_MAX_BYTES), and a large body under both is taken.
  */
-export function hostileInboundBodies(path: string, bodyLimitBytes: number): FuzzCase[] {
+export function hostileInboundBodies(path: string, bodyLimitBytes: number, payloadMaxBytes: number): FuzzCase[] {
   const big = (bytes: number) => JSON.stringify({ s: 'x'.repeat(bytes) });
+  const keys = (count: number) => JSON.stringify(Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, i])));
+  // Taken whole, or refused whole when a run could not keep it.
+  const kept = (body: string): [string, number[]] => [body, [Buffer.byteLength(body) > payloadMaxBytes ? 413 : 202]];
   const cases: Array<[string, string | Buffer, number[], Record<string, string>?]> = [
     ['NUL escape in a value', '{"a":"x\\u0000y"}', [400]],
     ['NUL escape alone', '"\\u0000"', [400]],
@@ -41,10 +45,13 @@ export function hostileInboundBodies(path: string, bodyLimitBytes: number): Fuzz
     ['null', 'null', [202]],
     ['true', 'true', [202]],
     ['an empty object', '{}', [202]],
-    ['a string of half a MiB', big(512 * 1024), [202]],
-    ['a string just under the body limit', big(bodyLimitBytes - 64), [202]],
+    ['a string just under the payload a run keeps', ...kept(big(payloadMaxBytes - 64))],
+    ['a string just over the payload a run keeps', ...kept(big(payloadMaxBytes))],
+    ['a string of half a MiB', ...kept(big(512 * 1024))],
+    ['a string just under the body limit', ...kept(big(bodyLimitBytes - 64))],
     ['a string over the body limit', big(bodyLimitBytes + 64), [413]],
-    ['50,000 keys', JSON.stringify(Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`k${i}`, i]))), [202]],
+    ['15,000 keys', ...kept(keys(15_000))],
+    ['50,000 keys', ...kept(keys(50_000))],
     ['a key of 100,000 characters', JSON.stringify({ ['k'.repeat(100_000)]: 1 }), [202]],
     ['__proto__ key', '{"__proto__":{"polluted":true}}', [400]],
     ['truncated JSON', '{"a":', [400]],

@@ -1,5 +1,5 @@
 import { CommonEnv } from '@aas/platform';
-import { IsIn, IsInt, IsString, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { IsAtLeastSetting } from './is-at-least-setting';
 import { IsTrustProxySetting } from './trust-proxy';
 
@@ -94,6 +94,15 @@ export class GatewayEnv extends CommonEnv {
   @Min(0)
   @Max(1_000_000)
   HTTP_CONNECTIONS_PER_ADDRESS: number = 256;
+
+  /**
+   * The installation's WEBHOOK_SECRET_KEY, from which the gateway derives (HKDF) the key that checks the
+   * aas-chain header of this installation's own webhook deliveries: such calls to inbound endpoints are
+   * not charged to their sender's address. Unset: they are charged like any other call.
+   */
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9+/]{43}=$/, { message: 'WEBHOOK_SECRET_KEY must be the base64 of 32 random bytes (openssl rand -base64 32)' })
+  WEBHOOK_SECRET_KEY?: string;
 
   /** Where the built console is (npm run build writes dist/console); empty means dist/console under the working directory. */
   @IsString()

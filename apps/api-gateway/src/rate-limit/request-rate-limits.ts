@@ -1,12 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { REDIS, RedisKeyspace } from '@aas/platform';
+import { REDIS, RateLimitDecision, RedisKeyspace, WindowRateLimiter } from '@aas/platform';
 import { TooManyRequestsError } from '@aas/problem-details';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Redis from 'ioredis';
 import { GatewayEnv } from '../config/gateway.env';
 import { addressKey } from './client-address';
-import { RateLimitDecision, WindowRateLimiter } from '@aas/platform';
 
 /**
  * The gateway's two allowances, counted in Redis across every replica: one per user, shared by all

@@ -46,14 +46,17 @@ export class RunsController {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ summary: 'Start a run; it is queued and executed by a runs worker' })
+  @ApiOperation({
+    summary: 'Start a run; it is queued and executed by a runs worker',
+    description: 'A 422 quota-exceeded (waiting_runs_per_user) while the caller has QUOTA_WAITING_RUNS_PER_USER runs waiting for admission.',
+  })
   @ApiHeader({
     name: 'idempotency-key',
     required: false,
     description: 'Repeating a start with the same key within 24 hours returns the same run instead of a second one',
   })
   @ApiCreatedResponse({ type: RunResponse })
-  @ApiProblems(400, 401, 404, 409)
+  @ApiProblems(400, 401, 404, 409, 422)
   start(
     @CallerId() userId: string,
     @RequestId() requestId: string,

@@ -67,10 +67,11 @@ export class AgentScheduleController {
     summary: 'Start one run per fire time of the schedule in a past range',
     description:
       'from and to are inclusive and must not be in the future; at most SCHEDULE_BACKFILL_MAX_RUNS (100) fire times. ' +
-      'Each run is keyed by its fire time, so a repeated backfill, or a fire the scheduler made itself, answers the existing run instead of starting another.',
+      'Each run is keyed by its fire time, so a repeated backfill, or a fire the scheduler made itself, answers the existing run instead of starting another. ' +
+      "Its runs count against the owner's RATE_LIMIT_TRIGGERED_RUNS (a 429 when fewer are left; nothing starts), and a 422 waiting_runs_per_user says how many started.",
   })
   @ApiAcceptedResponse({ type: BackfillScheduleResponse })
-  @ApiProblems(400, 401, 404)
+  @ApiProblems(400, 401, 404, 422, 429)
   backfill(
     @CallerId() userId: string,
     @RequestId() requestId: string,

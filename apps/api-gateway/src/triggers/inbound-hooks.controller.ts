@@ -5,6 +5,7 @@ import { Public, ServiceClient } from '@aas/platform';
 import { RemoteProblemError } from '@aas/problem-details';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiProblems } from '../openapi/api-problems.decorator';
+import { InstallationDeliveries } from '../rate-limit/installation-deliveries';
 import { NoAddressLimit } from '../rate-limit/no-address-limit.decorator';
 import { RequestRateLimits } from '../rate-limit/request-rate-limits';
 import { passableHeaders } from './passable-headers';
@@ -15,6 +16,8 @@ import { VerifiedHookUrls } from './verified-hook-urls';
  * trigger asks for, are checked by scheduler-service, which owns triggers and charges the calls that
  * pass to the endpoint's and its owner's allowances. Here, a call that fails those checks counts
  * against its client address, and an address over its allowance reaches only URLs that passed lately.
+ * A call this installation's own webhook delivery made (a valid aas-chain header) is neither charged to
+ * nor refused for the address it shares with every tenant's deliveries (InstallationDeliveries).
  */
 @ApiTags('Inbound webhooks')
 @Public()
@@ -25,6 +28,7 @@ export class InboundHooksController {
     private readonly services: ServiceClient,
     private readonly limits: RequestRateLimits,
     private readonly verifiedUrls: VerifiedHookUrls,
+    private readonly installation: InstallationDeliveries,
   ) {}
 
   @Post(':trigger_id/:token')
@@ -41,7 +45,7 @@ export class InboundHooksController {
   @ApiParam({ name: 'token', description: 'The secret last segment of the URL returned at creation' })
   @ApiBody({ description: 'Any JSON value', schema: {} })
   @ApiAcceptedResponse({ type: InboundHookResponse })
-  @ApiProblems(400, 401, 404, 413, 415, 429)
+  @ApiProblems(400, 401, 404, 413, 415, 422, 429)
   async receive(
     @Param('trigger_id') triggerId: string,
     @Param('token') token: string,
@@ -49,7 +53,8 @@ export class InboundHooksController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<InboundHookResponse> {
     const url = VerifiedHookUrls.digestOf(triggerId, token);
-    await this.limits.refuseInboundFromFailingAddress(request, reply, () => this.verifiedUrls.has(url));
+    const ownDelivery = this.installation.sentByThisInstallation(request);
+    if (!ownDelivery) await this.limits.refuseInboundFromFailingAddress(request, reply, () => this.verifiedUrls.has(url));
     // Sent on even when empty: the endpoint is identified (or a 404) before anything about the body is said.
     const body = request.rawBody?.toString('utf8') ?? '';
     try {
@@ -61,8 +66,9 @@ export class InboundHooksController {
       this.verifiedUrls.remember(url);
       return answer;
     } catch (error) {
-      if (failedVerification(error)) await this.limits.chargeInboundFailure(request, reply);
-      else if (passedVerification(error)) this.verifiedUrls.remember(url);
+      if (failedVerification(error)) {
+        if (!ownDelivery) await this.limits.chargeInboundFailure(request, reply);
+      } else if (passedVerification(error)) this.verifiedUrls.remember(url);
       throw error;
     }
   }

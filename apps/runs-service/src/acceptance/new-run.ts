@@ -39,6 +39,7 @@ export function newRun(fields: NewRunFields): RunEntity {
     webhookSubscriptionId: fields.trigger.runKind === 'webhook' ? (fields.trigger.triggerId ?? null) : null,
     triggerId: fields.trigger.triggerId ?? null,
     triggerDepth: fields.trigger.depth ?? 0,
+    chainRootId: fields.trigger.chainRootId ?? null,
     triggerData: fields.trigger.data ?? null,
     scheduledFor: fields.scheduledFor ?? null,
     wroteInstructions: false,

@@ -62,6 +62,42 @@ class PostgresAcceptanceTransaction implements AcceptanceTransaction {
     return new Map(rows.map((row) => [row.key, { key: row.key, agentId: row.agent_id, runId: row.run_id }]));
   }
 
+  async releaseKeys(userIds: string[], keys: string[]): Promise<void> {
+    if (keys.length === 0) return;
+    await this.manager.query(`DELETE FROM run_idempotency_keys WHERE (user_id, key) IN (SELECT * FROM unnest($1::uuid[], $2::text[]))`, [userIds, keys]);
+  }
+
+  countWaiting(userIds: string[], max: number): Promise<Map<string, number>> {
+    return this.admission.countWaitingIn(asTransaction(this.manager), userIds, max);
+  }
+
+  /**
+   * A chain's row is made at its first counted run and locked (FOR UPDATE, in root order, like the keys)
+   * until the commit, so two transactions counting one chain take turns on every replica.
+   */
+  async chainRunsStarted(rootRunIds: string[]): Promise<Map<string, number>> {
+    if (rootRunIds.length === 0) return new Map();
+    const roots = [...new Set(rootRunIds)].sort();
+    await this.manager.query(
+      `INSERT INTO run_chains (root_run_id, started_runs) SELECT unnest($1::uuid[]), 0 ON CONFLICT (root_run_id) DO NOTHING`,
+      [roots],
+    );
+    const rows: Array<{ root_run_id: string; started_runs: number }> = await this.manager.query(
+      `SELECT root_run_id, started_runs FROM run_chains WHERE root_run_id = ANY($1::uuid[]) ORDER BY root_run_id FOR UPDATE`,
+      [roots],
+    );
+    return new Map(rows.map((row) => [row.root_run_id, row.started_runs]));
+  }
+
+  async addChainRuns(runs: Map<string, number>): Promise<void> {
+    if (runs.size === 0) return;
+    await this.manager.query(
+      `UPDATE run_chains c SET started_runs = c.started_runs + v.runs, updated_at = now()
+         FROM unnest($1::uuid[], $2::int[]) AS v(root_run_id, runs) WHERE c.root_run_id = v.root_run_id`,
+      [[...runs.keys()], [...runs.values()]],
+    );
+  }
+
   /** Each agent generation takes its id over (deleting an older one's runs), or is refused: database/agent-generations.ts. */
   claimGenerations(claims: GenerationClaim[]): Promise<ClaimOutcome> {
     return claimAgentGenerations(this.manager, claims);

@@ -1,9 +1,10 @@
 import { AgentStartContext } from '@aas/contracts';
 import { OutboxRelay, ServiceClient } from '@aas/platform';
-import { ConflictError, ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
+import { ConflictError, QuotaExceededError, ResourceNotFoundError, ValidationFailedError, toProblem } from '@aas/problem-details';
 import { CancelSignals } from '../execution/cancel-signals';
 import { RunAcceptance } from './run-acceptance.service';
 import { FakeRunAcceptanceStore } from './run-acceptance.store.fake';
+import { RunStartLimits } from './run-start-limits';
 import { RunStartRequest } from './run-start-request';
 
 const USER = '0b6c1d8e-2f5a-4c3b-9d7e-1a2b3c4d5e6f';
@@ -11,7 +12,7 @@ const DEPLOYED = '11111111-1111-4111-8111-111111111111';
 const UNDEPLOYED = '22222222-2222-4222-8222-222222222222';
 
 describe(RunAcceptance.name, () => {
-  function setup() {
+  function setup(limits = new RunStartLimits(0, 0)) {
     const tables = new FakeRunAcceptanceStore();
     const agents: AgentStartContext[] = [
       { agent_id: DEPLOYED, generation: 7, user_id: USER, user_email: 'a@example.test', deployment_state: 'deployed' },
@@ -27,7 +28,7 @@ describe(RunAcceptance.name, () => {
     let kicks = 0;
     const outbox = { kick: () => kicks++ } as unknown as OutboxRelay;
     const cancels = { signal: async () => undefined } as unknown as CancelSignals;
-    const sut = new RunAcceptance(tables, services, outbox, cancels);
+    const sut = new RunAcceptance(tables, services, outbox, cancels, limits);
     return { sut, tables, kicks: () => kicks };
   }
 
@@ -118,5 +119,42 @@ describe(RunAcceptance.name, () => {
     const [older] = await sut.accept([request()]);
     expect((older as { refusal: unknown }).refusal).toBeInstanceOf(ResourceNotFoundError);
     expect(tables.runs).toHaveLength(1);
+  });
+
+  describe('start limits', () => {
+    const ROOT = '44444444-4444-4444-8444-444444444444';
+    const chained = (key: string) =>
+      request({ idempotencyKey: `trigger:${key}`, trigger: { runKind: 'event', scheduleAgentId: null, depth: 2, chainRootId: ROOT } });
+
+    it('refuses the runs of a chain past TRIGGER_CHAIN_MAX_RUNS naming the quota, counts a retried start once, and frees a refused key', async () => {
+      const { sut, tables } = setup(new RunStartLimits(0, 2));
+      const first = await sut.accept([chained('a'), chained('b'), chained('c')]);
+      expect(first.map((o) => ('refusal' in o ? (o.refusal as QuotaExceededError).quota : 'started'))).toEqual(['started', 'started', 'trigger_chain_runs']);
+      expect(tables.chains.get(ROOT)).toBe(2);
+      expect(tables.runs.map((r) => r.chainRootId)).toEqual([ROOT, ROOT]);
+      // The same event delivered again: its runs are answered, not counted, and the refused one is judged again.
+      const again = await sut.accept([chained('a'), chained('b'), chained('c')]);
+      expect(again.slice(0, 2)).toEqual(first.slice(0, 2).map((o) => ({ ...o, created: false })));
+      expect((again[2] as { refusal: QuotaExceededError }).refusal.quota).toBe('trigger_chain_runs');
+      expect(tables.chains.get(ROOT)).toBe(2);
+      expect(tables.keys.has('trigger:c')).toBe(false);
+      // A run that starts its own chain is not counted.
+      expect(await sut.accept([request()])).toEqual([{ runId: expect.any(String), created: true }]);
+    });
+
+    it('refuses a start while the user has QUOTA_WAITING_RUNS_PER_USER runs waiting for admission, with a 422 naming waiting_runs_per_user', async () => {
+      const { sut, tables } = setup(new RunStartLimits(2, 0));
+      tables.admits = false;
+      const outcomes = await sut.accept([request(), request(), request({ idempotencyKey: 'api:third' })]);
+      const refusal = (outcomes[2] as { refusal: QuotaExceededError }).refusal;
+      expect(refusal).toBeInstanceOf(QuotaExceededError);
+      expect(toProblem(refusal)).toMatchObject({ status: 422, type: 'urn:aas:problem:quota-exceeded', quota: 'waiting_runs_per_user', limit: 2 });
+      expect(tables.runs).toHaveLength(2);
+      expect(tables.keys.has('api:third')).toBe(false);
+      // Once one of them is admitted, there is room for one more.
+      tables.runs[0].admittedAt = new Date();
+      expect(await sut.accept([request({ idempotencyKey: 'api:third' })])).toEqual([{ runId: expect.any(String), created: true }]);
+      expect(tables.runs.map((r) => r.runNumber)).toEqual([1, 2, 3]);
+    });
   });
 });

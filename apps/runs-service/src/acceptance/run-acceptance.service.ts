@@ -7,6 +7,7 @@ import { isUUID } from 'class-validator';
 import { randomUUID } from 'node:crypto';
 import { AcceptanceTransaction, ClaimedKey, RunAcceptanceStore, scheduledForKey } from './run-acceptance.store';
 import { RunStartOutcome, RunStartRequest } from './run-start-request';
+import { RunStartLimits } from './run-start-limits';
 import { newRun } from './new-run';
 
 /** A request that may start a run, with the id its run gets if its key is new. */
@@ -19,9 +20,11 @@ interface Accepted {
 /**
  * The one way a run is accepted, whatever starts it (the API, a schedule's fire,
  * a backfill, a trigger): one request to agents-service for every agent of the
- * batch, then one transaction that claims the idempotency keys, numbers the runs,
- * stores them and admits what fits under the users' limits of executing runs
- * (admission/: queued through the outbox), so an accepted run is never lost, and one
+ * batch, then one transaction that claims the idempotency keys, refuses the new runs
+ * over the start limits (runs waiting per user, runs per chain of triggers: run-start-limits.ts,
+ * counted under locks in the same transaction, so a retry whose key is taken is never counted
+ * again), numbers the runs, stores them and admits what fits under the users' limits of executing
+ * runs (admission/: queued through the outbox), so an accepted run is never lost, and one
  * that does not fit yet waits in the database, where the admission finds it. A request
  * with a key already taken answers that key's run; each refusal is its request's
  * outcome only.
@@ -33,6 +36,7 @@ export class RunAcceptance {
     private readonly services: ServiceClient,
     private readonly outbox: OutboxRelay,
     private readonly cancels: CancelSignals,
+    private readonly limits: RunStartLimits,
   ) {}
 
   async accept(requests: RunStartRequest[]): Promise<RunStartOutcome[]> {
@@ -94,12 +98,14 @@ export class RunAcceptance {
     const made = await this.alreadyScheduled(tx, [...byKey.values()]);
     const earlier = await this.claimKeys(tx, [...byKey.values()].filter((a) => !made.has(a.request.idempotencyKey!)));
     for (const [key, claimed] of made) earlier.set(key, claimed);
-    const fresh = [...new Set(accepted.values())].filter((a) => a.request.idempotencyKey === null || !earlier.has(a.request.idempotencyKey));
+    const claimed = [...new Set(accepted.values())].filter((a) => a.request.idempotencyKey === null || !earlier.has(a.request.idempotencyKey));
+    const overLimits = await this.overLimits(tx, claimed);
+    const fresh = claimed.filter((a) => !overLimits.has(a));
     await this.storeRuns(tx, fresh);
-    // Last: the users' admission locks are held from here to the commit.
+    // Last: the users' admission locks (taken here, or already for the start limits) are held to the commit.
     const queued = fresh.length > 0 ? await tx.admitWaiting(fresh.map((a) => a.request.userId)) : 0;
     const outcomes = requests.map((request): RunStartOutcome => {
-      const refusal = refused.get(request);
+      const refusal = refused.get(request) ?? overLimits.get(accepted.get(request)!);
       if (refusal) return { refusal };
       const entry = accepted.get(request)!;
       const taken = entry.request.idempotencyKey === null ? undefined : earlier.get(entry.request.idempotencyKey);
@@ -110,6 +116,27 @@ export class RunAcceptance {
       return { runId: taken.runId, created: false };
     });
     return { outcomes, queued, stopped: generations.stopped };
+  }
+
+  /**
+   * The new runs over a start limit, each with its refusal; their keys are given back. The users'
+   * admission locks are taken here when the waiting runs are limited (and held to the commit): from
+   * here on this transaction has each user's turn, as the admission at its end needs anyway.
+   */
+  private async overLimits(tx: AcceptanceTransaction, claimed: Accepted[]): Promise<Map<Accepted, DomainError>> {
+    const { waitingPerUser, runsPerChain } = this.limits;
+    if (claimed.length === 0 || (waitingPerUser === null && runsPerChain === null)) return new Map();
+    const chained = claimed.flatMap((a) => (a.request.trigger.chainRootId === undefined ? [] : [a.request.trigger.chainRootId]));
+    const waiting = waitingPerUser === null ? new Map<string, number>() : await tx.countWaiting(claimed.map((a) => a.request.userId), waitingPerUser);
+    const started = runsPerChain === null ? new Map<string, number>() : await tx.chainRunsStarted(chained);
+    const verdict = this.limits.judge(claimed, (a) => ({ userId: a.request.userId, chainRootId: a.request.trigger.chainRootId }), waiting, started);
+    await tx.addChainRuns(verdict.chainRuns);
+    const keyed = [...verdict.refused.keys()].filter((a) => a.request.idempotencyKey !== null);
+    await tx.releaseKeys(
+      keyed.map((a) => a.request.userId),
+      keyed.map((a) => a.request.idempotencyKey!),
+    );
+    return verdict.refused;
   }
 
   /**

@@ -11,6 +11,10 @@ export class FakeRunAcceptanceStore extends RunAcceptanceStore {
   readonly runs: RunEntity[] = [];
   /** The generation held per agent id (database/agent-generations.ts): a newer claim takes it over, an older one is refused. */
   readonly generations = new Map<string, number>();
+  /** The runs each chain has started (run_chains). */
+  readonly chains = new Map<string, number>();
+  /** false: the users have no room to execute, and their runs stay waiting. */
+  admits = true;
 
   inTransaction<T>(work: (tx: AcceptanceTransaction) => Promise<T>): Promise<T> {
     const tx: AcceptanceTransaction = {
@@ -22,6 +26,15 @@ export class FakeRunAcceptanceStore extends RunAcceptanceStore {
           else this.keys.set(claim.key, claim);
         }
         return earlier;
+      },
+      releaseKeys: async (_users: string[], keys: string[]) => {
+        for (const key of keys) this.keys.delete(key);
+      },
+      countWaiting: async (userIds: string[], max: number) =>
+        new Map(userIds.map((userId) => [userId, Math.min(this.runs.filter((r) => r.userId === userId && r.admittedAt === null && !r.isFinished).length, max)])),
+      chainRunsStarted: async (roots: string[]) => new Map(roots.map((root) => [root, this.chains.get(root) ?? 0])),
+      addChainRuns: async (runs: Map<string, number>) => {
+        for (const [root, n] of runs) this.chains.set(root, (this.chains.get(root) ?? 0) + n);
       },
       takeRunNumbers: async (counts: Map<string, number>) => {
         const first = new Map<string, number>();
@@ -35,6 +48,7 @@ export class FakeRunAcceptanceStore extends RunAcceptanceStore {
       insertWaiting: async (runs: RunEntity[]) => void this.runs.push(...runs),
       // No limits here (admission/ has its own tests): every waiting run is admitted.
       admitWaiting: async (userIds: string[]) => {
+        if (!this.admits) return 0;
         const waiting = this.runs.filter((r) => userIds.includes(r.userId) && r.admittedAt === null);
         for (const run of waiting) run.admittedAt = new Date();
         return waiting.length;

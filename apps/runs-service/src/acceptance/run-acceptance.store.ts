@@ -15,6 +15,17 @@ export interface AcceptanceTransaction {
    * each key that was taken before.
    */
   claimKeys(userIds: string[], claims: ClaimedKey[]): Promise<Map<string, ClaimedKey>>;
+  /** Frees keys claimed for starts that were then refused, so that a retry is judged again rather than answered with no run. */
+  releaseKeys(userIds: string[], keys: string[]): Promise<void>;
+  /**
+   * Takes the users' admission locks (held to the commit) and counts each one's runs waiting for
+   * admission, up to `max` (admission/).
+   */
+  countWaiting(userIds: string[], max: number): Promise<Map<string, number>>;
+  /** Locks the chains' counts (root order; held to the commit) and answers the runs each has started; a new chain has none. */
+  chainRunsStarted(rootRunIds: string[]): Promise<Map<string, number>>;
+  /** Adds runs to the chains' counts. */
+  addChainRuns(runs: Map<string, number>): Promise<void>;
   /** Each agent generation takes its id over (deleting an older one's runs), or is refused: database/agent-generations.ts. */
   claimGenerations(claims: GenerationClaim[]): Promise<ClaimOutcome>;
   /** The runs already made for these (agent, fire time) pairs, by `scheduledForKey`. */

@@ -6,8 +6,10 @@ export interface RunTrigger {
   scheduleAgentId: string | null;
   /** The webhook or event trigger that started the run. */
   triggerId?: string;
-  /** Event-trigger hops from the run that started the chain; 0 otherwise. */
+  /** Hops from the run that started the chain; 0 otherwise. */
   depth?: number;
+  /** The root of the chain the run continues (counted against TRIGGER_CHAIN_MAX_RUNS); absent: it starts its own. */
+  chainRootId?: string;
   /** What the runtime receives as the dispatch's `trigger` (payload, headers, source run). */
   data?: Record<string, unknown>;
 }

@@ -46,6 +46,11 @@ export class FakeAdmissionStore extends AdmissionStore {
     return picked.map((r) => ({ runId: r.id, startedAt: r.startedAt, runNumber: r.runNumber, executingBefore: executing.length }));
   }
 
+  async countWaiting(_tx: Transaction, userIds: string[], max: number): Promise<Map<string, number>> {
+    const waiting = (userId: string) => this.rows.filter((r) => r.userId === userId && !r.admitted && !r.finished).length;
+    return new Map(userIds.map((userId) => [userId, Math.min(waiting(userId), max)]));
+  }
+
   async recordQueued(_tx: Transaction, events: RunQueuedEvent[]): Promise<void> {
     this.queued.push(...events);
   }

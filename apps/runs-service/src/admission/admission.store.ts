@@ -31,6 +31,12 @@ export abstract class AdmissionStore {
    */
   abstract admitWaiting(tx: Transaction, userId: string, limits: AdmissionLimits): Promise<PickedRun[]>;
 
+  /**
+   * Each user's runs waiting for admission, counted up to `max` (runs_waiting_idx, so at most `max`
+   * index entries a user). Taken after lockUser, so it sees every acceptance committed before.
+   */
+  abstract countWaiting(tx: Transaction, userIds: string[], max: number): Promise<Map<string, number>>;
+
   /** `run.queued` in the outbox: published if and only if `tx` commits. */
   abstract recordQueued(tx: Transaction, events: RunQueuedEvent[]): Promise<void>;
 

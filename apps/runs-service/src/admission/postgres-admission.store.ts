@@ -52,6 +52,11 @@ const ADMIT = `
   UPDATE runs r SET admitted_at = clock_timestamp() FROM picked p, total t WHERE r.id = p.id
   RETURNING r.id, r.started_at, r.run_number, t.runs AS executing`;
 
+/** Each user's waiting runs, counted up to $2: a bounded scan of runs_waiting_idx per user, never of the table. */
+const COUNT_WAITING = `
+  SELECT u.user_id, (SELECT count(*)::int FROM (SELECT 1 FROM runs r WHERE r.user_id = u.user_id AND r.${WAITING} LIMIT $2) w) AS waiting
+    FROM unnest($1::uuid[]) AS u(user_id)`;
+
 /** The users with waiting runs and room under the per-user limit (per-agent room is left to ADMIT). */
 const USERS_TO_ADMIT = `
   WITH RECURSIVE waiting_users AS (
@@ -90,6 +95,12 @@ export class PostgresAdmissionStore extends AdmissionStore {
       limits.perAgent,
     ]);
     return rows.map((row) => ({ runId: row.id, startedAt: row.started_at, runNumber: row.run_number, executingBefore: row.executing }));
+  }
+
+  async countWaiting(tx: Transaction, userIds: string[], max: number): Promise<Map<string, number>> {
+    if (userIds.length === 0) return new Map();
+    const rows: Array<{ user_id: string; waiting: number }> = await managerOf(this.dataSource, tx).query(COUNT_WAITING, [userIds, max]);
+    return new Map(rows.map((row) => [row.user_id, row.waiting]));
   }
 
   async recordQueued(tx: Transaction, events: RunQueuedEvent[]): Promise<void> {

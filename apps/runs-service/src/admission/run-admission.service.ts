@@ -68,6 +68,17 @@ export class RunAdmission implements OnApplicationBootstrap, BeforeApplicationSh
   }
 
   /**
+   * Inside the transaction that accepts runs of these users: takes their admission locks (id order, as
+   * admitIn; held to the commit) and counts each one's waiting runs up to `max`, so that two starts
+   * of one user, on any replica, never both see room for the last waiting run.
+   */
+  async countWaitingIn(tx: Transaction, userIds: string[], max: number): Promise<Map<string, number>> {
+    const users = [...new Set(userIds)].sort();
+    for (const userId of users) await this.store.lockUser(tx, userId, 'wait');
+    return this.store.countWaiting(tx, users, max);
+  }
+
+  /**
    * A run of the user ended (or was deleted) and freed room: admits in a transaction of its own.
    * Calls for one user while its admission runs here make one more admission after it, since that
    * one may have counted the ended run as executing.

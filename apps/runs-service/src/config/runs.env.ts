@@ -54,4 +54,22 @@ export class RunsEnv extends ServiceEnv {
   @Min(0)
   @Max(100_000)
   RUN_CONCURRENCY_PER_AGENT: number = 5;
+
+  /**
+   * Runs one user may have waiting for admission (accepted, not yet executing), across every replica;
+   * a start over it is refused with a 422 quota-exceeded naming waiting_runs_per_user. 0: no limit.
+   */
+  @IsInt({ message: 'QUOTA_WAITING_RUNS_PER_USER must be an integer (0: no limit)' })
+  @Min(0)
+  @Max(1_000_000)
+  QUOTA_WAITING_RUNS_PER_USER: number = 1000;
+
+  /**
+   * Runs one chain of triggered runs may start besides the run at its root: event triggers, and this
+   * installation's webhook deliveries into its inbound endpoints. 0: no limit.
+   */
+  @IsInt({ message: 'TRIGGER_CHAIN_MAX_RUNS must be an integer (0: no limit)' })
+  @Min(0)
+  @Max(1_000_000)
+  TRIGGER_CHAIN_MAX_RUNS: number = 100;
 }

@@ -26,6 +26,7 @@ export function runRow(overrides: Partial<RunEntity> = {}): RunEntity {
     webhookSubscriptionId: null,
     triggerId: null,
     triggerDepth: 0,
+    chainRootId: null,
     triggerData: null,
     scheduledFor: null,
     wroteInstructions: false,

@@ -68,6 +68,13 @@ export class RunEntity {
   @Column({ name: 'trigger_depth', type: 'integer' })
   triggerDepth!: number;
 
+  /**
+   * The run at the root of the chain of triggered runs this run continues (an event trigger's, or an
+   * inbound call this installation's webhook made); null: the run starts its own chain.
+   */
+  @Column({ name: 'chain_root_id', type: 'uuid', nullable: true })
+  chainRootId!: string | null;
+
   /** A triggered run's payload, headers and source run, sent to the runtime in the dispatch. */
   @Column({ name: 'trigger_data', type: 'jsonb', nullable: true })
   triggerData!: object | null;

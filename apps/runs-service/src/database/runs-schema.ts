@@ -10,6 +10,7 @@ import { RunsScheduledFor1764000000001 } from './migrations/1764000000001-runs-s
 import { RunTriggers1764000000002 } from './migrations/1764000000002-run-triggers';
 import { AgentGenerations1764200000000 } from './migrations/1764200000000-agent-generations';
 import { RunAdmission1764300000000 } from './migrations/1764300000000-run-admission';
+import { RunChains1764424000000 } from './migrations/1764424000000-run-chains';
 
 export const RUNS_SCHEMA: SchemaDefinition = {
   schema: 'runs',
@@ -25,5 +26,6 @@ export const RUNS_SCHEMA: SchemaDefinition = {
     RunTriggers1764000000002,
     AgentGenerations1764200000000,
     RunAdmission1764300000000,
+    RunChains1764424000000,
   ],
 };

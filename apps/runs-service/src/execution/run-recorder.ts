@@ -91,6 +91,7 @@ function lifecycleEvent(run: RunEntity, t: RunTransition, now: Date): RunLifecyc
     schedule_agent_id: run.scheduleAgentId,
     timestamp: now.toISOString(),
     trigger_depth: run.triggerDepth,
+    chain_root_id: run.chainRootId ?? run.id,
     agent_generation: generationOf(run),
   };
   if (run.isFinished || run.isPaused) event.summary = run.summary;

@@ -10,7 +10,7 @@ import { migrateRunsSchema, startRunsService } from '../runs-service.app';
 import { MaintenanceStore } from './maintenance.store';
 import { PURGE_EVERY_MS } from './runs-maintenance.processor';
 
-const { PurgeDeletedAgentGenerations, PurgeIdempotencyKeys, PurgeRunListTotals } = JobNames;
+const { PurgeDeletedAgentGenerations, PurgeIdempotencyKeys, PurgeIdleRunChains, PurgeRunListTotals } = JobNames;
 
 const infra = isolatedInfra();
 const env = appEnv(infra);
@@ -58,13 +58,13 @@ describe('Idempotency key purge', () => {
     const queue = replicas[0].get<Queue>(getQueueToken(QueueNames.RunsMaintenance), { strict: false });
     const schedulers = (await queue.getJobSchedulers()).sort((a, b) => (a.key < b.key ? -1 : 1));
     expect(schedulers).toEqual(
-      [PurgeDeletedAgentGenerations, PurgeIdempotencyKeys, PurgeRunListTotals].map((key) =>
+      [PurgeDeletedAgentGenerations, PurgeIdempotencyKeys, PurgeIdleRunChains, PurgeRunListTotals].map((key) =>
         expect.objectContaining({ key, every: PURGE_EVERY_MS }),
       ),
     );
     // The first purges ran at once; the next ones wait their interval, still one job each after the second replica's start.
     const next = await queue.getDelayed();
-    expect(next.map((job) => job.name).sort()).toEqual([PurgeDeletedAgentGenerations, PurgeIdempotencyKeys, PurgeRunListTotals]);
+    expect(next.map((job) => job.name).sort()).toEqual([PurgeDeletedAgentGenerations, PurgeIdempotencyKeys, PurgeIdleRunChains, PurgeRunListTotals]);
     for (const job of next) expect(job.timestamp + job.delay).toBeGreaterThan(Date.now() + PURGE_EVERY_MS - 60_000);
   });
 
@@ -78,5 +78,16 @@ describe('Idempotency key purge', () => {
     expect(await purge.purgeExpiredKeys(() => false, 10)).toBe(15);
     expect(await remaining(expired)).toBe(0);
     expect(await remaining(fresh)).toBe(fresh.length);
+  });
+
+  it('forgets the counts of chains of triggered runs idle for RUN_CHAIN_IDLE_DAYS, and keeps the others', async () => {
+    const [idle, recent] = [randomUUID(), randomUUID()];
+    await observer.query(
+      `INSERT INTO run_chains (root_run_id, started_runs, updated_at) VALUES ($1, 100, now() - interval '8 days'), ($2, 100, now() - interval '6 days')`,
+      [idle, recent],
+    );
+    expect(await replicas[0].get(MaintenanceStore, { strict: false }).purgeIdleChains()).toBeGreaterThanOrEqual(1);
+    const { rows } = await observer.query(`SELECT root_run_id FROM run_chains WHERE root_run_id = ANY($1::uuid[])`, [[idle, recent]]);
+    expect(rows.map((row) => row.root_run_id)).toEqual([recent]);
   });
 });

@@ -17,4 +17,10 @@ export abstract class MaintenanceStore {
 
   /** Deletes idempotency keys older than 24 hours in batches until one comes back short or `stop` says so (asked between batches); answers how many. */
   abstract purgeExpiredKeys(stop?: () => boolean, batchSize?: number): Promise<number>;
+
+  /**
+   * Forgets the counts of chains of triggered runs that started nothing for RUN_CHAIN_IDLE_DAYS, in batches
+   * until one comes back short or `stop` says so; answers how many.
+   */
+  abstract purgeIdleChains(stop?: () => boolean, batchSize?: number): Promise<number>;
 }

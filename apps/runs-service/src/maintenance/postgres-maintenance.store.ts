@@ -5,6 +5,13 @@ import { DataSource } from 'typeorm';
 import { deleteRunsOfDeletedAgent, purgeDeletedGenerations } from '../database/agent-generations';
 import { MaintenanceStore } from './maintenance.store';
 
+/**
+ * A chain's count is kept this long after its last counted run: past the 27.6 hours a webhook delivery is
+ * retried, so a delivery refused for its chain is refused on every retry, and past any run's wait for
+ * admission that matters in practice. A chain that starts a run after that counts from 0 again.
+ */
+export const RUN_CHAIN_IDLE_DAYS = 7;
+
 /** Keys deleted per statement: each statement is a short transaction that locks few rows. */
 export const PURGE_BATCH_SIZE = 10_000;
 
@@ -41,6 +48,20 @@ export class PostgresMaintenanceStore extends MaintenanceStore {
              LIMIT $1
                FOR UPDATE SKIP LOCKED)`,
         [batchSize],
+      );
+      purged += deleted;
+      if (deleted < batchSize || stop()) return purged;
+    }
+  }
+
+  async purgeIdleChains(stop: () => boolean = () => false, batchSize = PURGE_BATCH_SIZE): Promise<number> {
+    let purged = 0;
+    for (;;) {
+      const [, deleted]: [unknown, number] = await this.dataSource.query(
+        `DELETE FROM run_chains
+          WHERE root_run_id IN (
+            SELECT root_run_id FROM run_chains WHERE updated_at < now() - make_interval(days => $2) LIMIT $1 FOR UPDATE SKIP LOCKED)`,
+        [batchSize, RUN_CHAIN_IDLE_DAYS],
       );
       purged += deleted;
       if (deleted < batchSize || stop()) return purged;

@@ -29,6 +29,7 @@ export class RunsMaintenanceProcessor extends WorkerHost implements OnApplicatio
     await schedulePeriodicJob(this.queue, JobNames.PurgeIdempotencyKeys, PURGE_EVERY_MS, this.logger);
     await schedulePeriodicJob(this.queue, JobNames.PurgeRunListTotals, PURGE_EVERY_MS, this.logger);
     await schedulePeriodicJob(this.queue, JobNames.PurgeDeletedAgentGenerations, PURGE_EVERY_MS, this.logger);
+    await schedulePeriodicJob(this.queue, JobNames.PurgeIdleRunChains, PURGE_EVERY_MS, this.logger);
   }
 
   async process(job: Job): Promise<number> {
@@ -44,6 +45,8 @@ export class RunsMaintenanceProcessor extends WorkerHost implements OnApplicatio
         return this.runList.purgeStaleTotals(stop);
       case JobNames.PurgeDeletedAgentGenerations:
         return this.store.purgeDeletedGenerations();
+      case JobNames.PurgeIdleRunChains:
+        return this.store.purgeIdleChains(stop);
     }
   }
 }

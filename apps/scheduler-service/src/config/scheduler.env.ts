@@ -75,4 +75,22 @@ export class SchedulerEnv extends ServiceEnv {
   @Min(1)
   @Max(86_400)
   RATE_LIMIT_WINDOW_SECONDS: number = 60;
+
+  /**
+   * Runs one owner's inbound endpoints, event triggers and backfills together may start per minute, across
+   * every replica; apart from the gateway's per-user request limit. 0 turns it off.
+   */
+  @IsInt({ message: 'RATE_LIMIT_TRIGGERED_RUNS must be an integer (0: no limit)' })
+  @Min(0)
+  @Max(1_000_000)
+  RATE_LIMIT_TRIGGERED_RUNS: number = 600;
+
+  /**
+   * The largest payload kept with a run: an inbound call's body (more is a 413), an event trigger's
+   * source run (its summary is cut to fit).
+   */
+  @IsInt()
+  @Min(1024)
+  @Max(10 * 1024 * 1024)
+  TRIGGER_PAYLOAD_MAX_BYTES: number = 256 * 1024;
 }

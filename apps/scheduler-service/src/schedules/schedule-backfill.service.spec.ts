@@ -1,7 +1,8 @@
 import { ConfigService } from '@nestjs/config';
 import { OwnedAgent, BackfillScheduleMessage, RunsPatterns, ScheduledRunOutcome, StartScheduledRunMessage } from '@aas/contracts';
 import { ServiceClient } from '@aas/platform';
-import { ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
+import { QuotaExceededError, ResourceNotFoundError, TooManyRequestsError, ValidationFailedError } from '@aas/problem-details';
+import { RunStartAllowance } from '../allowance/run-start-allowance';
 import { OwnedAgents } from '../agents/owned-agents';
 import { SchedulerEnv } from '../config/scheduler.env';
 import { CronScheduleCache } from '../cron/cron-schedule-cache';
@@ -26,6 +27,8 @@ describe(ScheduleBackfill.name, () => {
     const crons = new CronScheduleCache();
     const requests: StartScheduledRunMessage[][] = [];
     let refusal: string | undefined;
+    let waitingFullAfter = Infinity;
+    const waitingFull = { type: 'urn:aas:problem:quota-exceeded', title: 'Unprocessable Entity', status: 422, detail: 'You have 3 runs waiting', quota: 'waiting_runs_per_user', limit: 3 };
     const services = {
       request: async (pattern: string, { fires }: { fires: StartScheduledRunMessage[] }) => {
         expect(pattern).toBe(RunsPatterns.StartScheduledRuns);
@@ -34,15 +37,32 @@ describe(ScheduleBackfill.name, () => {
           outcomes: fires.map((f, i): ScheduledRunOutcome =>
             refusal
               ? { agent_id: f.agent_id, fire_time: f.fire_time, refused: { type: 'urn:aas:problem:validation-failed', title: 'Bad Request', status: 400, detail: refusal } }
-              : { agent_id: f.agent_id, fire_time: f.fire_time, run_id: `run-${Date.parse(f.fire_time)}-${i}` },
+              : i >= waitingFullAfter
+                ? { agent_id: f.agent_id, fire_time: f.fire_time, refused: waitingFull }
+                : { agent_id: f.agent_id, fire_time: f.fire_time, run_id: `run-${Date.parse(f.fire_time)}-${i}` },
           ),
         };
       },
     } as unknown as ServiceClient;
     const config = { get: () => MAX_RUNS } as unknown as ConfigService<SchedulerEnv, true>; // SCHEDULE_BACKFILL_MAX_RUNS
-    const sut = new ScheduleBackfill(new SchedulesService(store, crons, agents), crons, services, config);
+    const taken: number[] = [];
+    let allowanceLeft = Infinity;
+    const allowance = {
+      takeAll: async (_user: string, starts: number) => {
+        if (starts > allowanceLeft) throw new TooManyRequestsError('The allowance is used up', 9);
+        taken.push(starts);
+      },
+    } as unknown as RunStartAllowance;
+    const sut = new ScheduleBackfill(new SchedulesService(store, crons, agents), crons, services, config, allowance);
     const backfill = (from: string, to: string, agentId = AGENT) => sut.backfill({ user_id: USER, agent_id: agentId, from, to } as BackfillScheduleMessage);
-    return { backfill, requests, refuse: (detail: string) => (refusal = detail) };
+    return {
+      backfill,
+      requests,
+      taken,
+      refuse: (detail: string) => (refusal = detail),
+      waitingFullAfter: (started: number) => (waitingFullAfter = started),
+      allowance: (left: number) => (allowanceLeft = left),
+    };
   }
 
   describe('bounds', () => {
@@ -72,6 +92,25 @@ describe(ScheduleBackfill.name, () => {
       expect((await backfill(hour(10), NOW.toISOString())).runs.map((r) => r.fire_time)).toEqual([hour(10)]);
       expect(await backfill('2026-03-02T09:00:01Z', '2026-03-02T09:59:59Z')).toEqual({ runs: [] });
       expect(requests).toHaveLength(1);
+    });
+  });
+
+  describe("the owner's limits", () => {
+    it("takes one start per fire time from the owner's allowance, and refuses a backfill larger than what is left with a 429, asking runs-service nothing", async () => {
+      const { backfill, requests, taken, allowance } = setup();
+      await backfill(hour(4), hour(6));
+      expect(taken).toEqual([3]);
+      allowance(2);
+      await expect(backfill(hour(4), hour(6))).rejects.toMatchObject({ retryAfterSeconds: 9 });
+      expect(requests).toHaveLength(1);
+    });
+
+    it('answers 422 waiting_runs_per_user when the owner has the most runs waiting, saying how many fire times started', async () => {
+      const { backfill, waitingFullAfter } = setup();
+      waitingFullAfter(2);
+      const refusal = await backfill(hour(4), hour(8)).catch((error: unknown) => error);
+      expect(refusal).toBeInstanceOf(QuotaExceededError);
+      expect(refusal).toMatchObject({ quota: 'waiting_runs_per_user', limit: 3, message: expect.stringMatching(/^2 of the 5 fire times started: You have 3 runs waiting/) });
     });
   });
 

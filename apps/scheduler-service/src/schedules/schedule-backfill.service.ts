@@ -8,7 +8,8 @@ import {
   StartScheduledRunsResponse,
 } from '@aas/contracts';
 import { ServiceClient } from '@aas/platform';
-import { ValidationFailedError } from '@aas/problem-details';
+import { QuotaExceededError, ValidationFailedError } from '@aas/problem-details';
+import { RunStartAllowance } from '../allowance/run-start-allowance';
 import { SchedulerEnv } from '../config/scheduler.env';
 import { CronSchedule } from '../cron/cron-schedule';
 import { EventLoopSlices } from '../cron/map-in-slices';
@@ -22,7 +23,8 @@ import { SchedulesService } from './schedules.service';
  * keyed by its fire time exactly as the fire itself would be, so a repeated or
  * overlapping backfill, or a fire the scheduler made itself, never makes a
  * second run for the same time. Paused schedules can be backfilled; the overlap
- * rule does not apply (the caller asked for these runs).
+ * rule does not apply (the caller asked for these runs). Its runs count against
+ * the owner's allowance of triggered runs, all of them or none (a 429).
  */
 @Injectable()
 export class ScheduleBackfill {
@@ -31,6 +33,7 @@ export class ScheduleBackfill {
     private readonly crons: CronScheduleCache,
     private readonly services: ServiceClient,
     private readonly config: ConfigService<SchedulerEnv, true>,
+    private readonly allowance: RunStartAllowance,
   ) {}
 
   async backfill(message: BackfillScheduleMessage): Promise<BackfillScheduleResponse> {
@@ -44,6 +47,7 @@ export class ScheduleBackfill {
       throw invalid('to', `the range holds more than ${max} fire times, the most one backfill starts: narrow it`);
     }
     if (times.length === 0) return { runs: [] };
+    await this.allowance.takeAll(message.user_id, times.length);
     const { outcomes } = await this.services.request<StartScheduledRunsResponse>(RunsPatterns.StartScheduledRuns, {
       fires: times.map((time) => ({
         user_id: message.user_id,
@@ -53,6 +57,7 @@ export class ScheduleBackfill {
       })),
     });
     const refused = outcomes.find((o) => 'refused' in o);
+    if (refused?.refused.quota === 'waiting_runs_per_user') throw partlyStarted(outcomes, refused.refused.detail, refused.refused.limit!);
     // Every fire of one agent is refused for the same reason (not deployed, gone): the request is refused.
     if (refused) throw new ValidationFailedError(refused.refused.detail || refused.refused.title);
     return { runs: outcomes.map((o) => ({ fire_time: o.fire_time, run_id: (o as Extract<ScheduledRunOutcome, { run_id: string }>).run_id })) };
@@ -65,6 +70,19 @@ export class ScheduleBackfill {
       throw invalid('cron', notEvaluable(error));
     }
   }
+}
+
+/**
+ * The owner had the most runs waiting: the first fire times started, the others did not. Backfilling the
+ * same range later answers the started ones with their runs and starts the rest.
+ */
+function partlyStarted(outcomes: ScheduledRunOutcome[], detail: string, limit: number): QuotaExceededError {
+  const started = outcomes.filter((o) => 'run_id' in o).length;
+  return new QuotaExceededError(
+    `${started} of the ${outcomes.length} fire times started: ${detail}. Backfill the same range again later to start the rest`,
+    'waiting_runs_per_user',
+    limit,
+  );
 }
 
 /** Up to `limit` fire times in [from, to], oldest first, yielding to the event loop between slices. */

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
+import { AllowanceModule } from '../allowance/allowance.module';
 import { CronModule } from '../cron/cron.module';
 import { PostgresScheduleStore } from './postgres-schedule.store';
 import { ScheduleBackfill } from './schedule-backfill.service';
@@ -8,7 +9,7 @@ import { SchedulesHandlers } from './schedules.handlers';
 import { SchedulesService } from './schedules.service';
 
 @Module({
-  imports: [CronModule, AgentsModule],
+  imports: [CronModule, AgentsModule, AllowanceModule],
   controllers: [SchedulesHandlers],
   providers: [SchedulesService, ScheduleBackfill, { provide: ScheduleStore, useClass: PostgresScheduleStore }],
   exports: [ScheduleStore],

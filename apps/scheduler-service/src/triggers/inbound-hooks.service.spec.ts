@@ -1,10 +1,23 @@
 import { InboundHookMessage, StartTriggeredRunsResponse, TriggeredRunStart } from '@aas/contracts';
-import { SecretBox, ServiceClient } from '@aas/platform';
-import { RemoteProblemError, ResourceNotFoundError, TooManyRequestsError, UnauthorizedError, ValidationFailedError } from '@aas/problem-details';
+import { ConfigService } from '@nestjs/config';
+import { InstallationChainKey, SecretBox, ServiceClient } from '@aas/platform';
+import {
+  PayloadTooLargeError,
+  QuotaExceededError,
+  RemoteProblemError,
+  ResourceNotFoundError,
+  TooManyRequestsError,
+  UnauthorizedError,
+  ValidationFailedError,
+} from '@aas/problem-details';
 import { createHmac, randomBytes } from 'node:crypto';
 import { Registry } from 'prom-client';
 import { Webhook } from 'svix';
+import { RunStartAllowance } from '../allowance/run-start-allowance';
+import { SchedulerEnv } from '../config/scheduler.env';
+import { ExhaustedChains } from './exhausted-chains';
 import { InboundCallLimits } from './inbound-call-limits';
+import { InboundChains } from './inbound-chain';
 import { InboundHooksService } from './inbound-hooks.service';
 import { TriggerMetrics } from './trigger-metrics';
 import { hashTriggerToken, newTriggerSecret, newTriggerToken } from './trigger-credentials';
@@ -28,12 +41,18 @@ class FakeLimits {
 }
 
 describe(InboundHooksService.name, () => {
-  const secrets = new SecretBox(randomBytes(32).toString('base64'));
+  const installationKey = randomBytes(32).toString('base64');
+  const secrets = new SecretBox(installationKey);
+  const chainKey = InstallationChainKey.derivedFrom(installationKey);
   const token = newTriggerToken();
   const secret = newTriggerSecret();
   const github = (body = BODY) => ({ 'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}` });
 
-  function setup(changes: Partial<TriggerEntity> = {}, outcome: StartTriggeredRunsResponse['outcomes'][number] = { run_id: 'run-1', created: true }) {
+  function setup(
+    changes: Partial<TriggerEntity> = {},
+    outcome: StartTriggeredRunsResponse['outcomes'][number] = { run_id: 'run-1', created: true },
+    allowance = Infinity,
+  ) {
     const hook = triggerRow({ id: HOOK, agentId: AGENT, agentGeneration: '3', tokenHash: hashTriggerToken(token), secretSealed: secrets.seal(secret), ...changes });
     const store = new FakeTriggerStore([hook]);
     const asked: TriggeredRunStart[] = [];
@@ -42,7 +61,15 @@ describe(InboundHooksService.name, () => {
     } as unknown as ServiceClient;
     const runs = new TriggeredRunStarter(services);
     const limits = new FakeLimits();
-    const sut = new InboundHooksService(store, secrets, runs, limits as unknown as InboundCallLimits, new TriggerMetrics(new Registry()));
+    const settings: Partial<SchedulerEnv> = { TRIGGER_MAX_DEPTH: 3, TRIGGER_PAYLOAD_MAX_BYTES: 1024 };
+    const config = { get: (key: keyof SchedulerEnv) => settings[key] } as unknown as ConfigService<SchedulerEnv, true>;
+    const starts = {
+      takeOne: async () => {
+        if (allowance-- <= 0) throw new TooManyRequestsError('The allowance is used up', 17);
+      },
+    } as unknown as RunStartAllowance;
+    const chains = new InboundChains(chainKey, new ExhaustedChains(), config);
+    const sut = new InboundHooksService(store, secrets, runs, limits as unknown as InboundCallLimits, new TriggerMetrics(new Registry()), chains, starts, config);
     const call = (message: Partial<InboundHookMessage> = {}) => sut.receive({ trigger_id: HOOK, token, body: BODY, headers: {}, ...message } as InboundHookMessage);
     return { sut, store, asked, call, limits };
   }
@@ -205,6 +232,72 @@ describe(InboundHooksService.name, () => {
       expect(asked[0].delivery_key).toMatch(/^github-body:[0-9a-f]{64}$/);
       expect(asked[1].delivery_key).toBe(asked[0].delivery_key);
       expect(asked[2].delivery_key).not.toBe(asked[0].delivery_key);
+    });
+  });
+
+  describe('bounds on fan-out', () => {
+    const ROOT = '00000000-0000-4000-9000-0000000000aa';
+    const delivered = (depth: number, key = chainKey, body = BODY, target = `${HOOK}/${token}`) => ({
+      'webhook-id': 'msg_9',
+      'aas-chain': key.sign({ rootRunId: ROOT, depth }, { deliveryId: 'msg_9', body, target, now: new Date() }),
+    });
+
+    it("continues the chain of this installation's signed delivery one hop deeper, and keeps the header out of the run", async () => {
+      const { asked, call } = setup();
+      await call({ headers: delivered(1) });
+      expect(asked[0]).toMatchObject({ depth: 2, chain_root_id: ROOT });
+      expect(JSON.parse(asked[0].data_json!).headers).toEqual({ 'webhook-id': 'msg_9' });
+    });
+
+    it('ignores a forged, replayed-onto-another-body or -endpoint, or absent chain header: the run starts a chain of its own', async () => {
+      const { asked, call } = setup();
+      await call({ headers: delivered(1, InstallationChainKey.derivedFrom(randomBytes(32).toString('base64'))) });
+      await call({ headers: delivered(1, chainKey, '{"other":"body"}') });
+      await call({ headers: delivered(1, chainKey, BODY, `${HOOK}/${newTriggerToken()}`) });
+      await call();
+      expect(asked.map((s) => [s.depth, s.chain_root_id])).toEqual([
+        [0, undefined],
+        [0, undefined],
+        [0, undefined],
+        [0, undefined],
+      ]);
+    });
+
+    it("remembers a chain runs-service found full, and refuses that chain's next delivery without asking", async () => {
+      const full = { type: 'urn:aas:problem:quota-exceeded', title: 'Unprocessable Entity', status: 422, detail: 'The chain has started 5 runs', quota: 'trigger_chain_runs', limit: 5 };
+      const { asked, call } = setup({}, { refused: full });
+      await expect(call({ headers: delivered(1) })).rejects.toMatchObject({ problem: full });
+      const again = await call({ headers: delivered(2) }).catch((error: unknown) => error);
+      expect(again).toBeInstanceOf(QuotaExceededError);
+      expect(again).toMatchObject({ quota: 'trigger_chain_runs', limit: 5, message: 'The chain has started 5 runs' });
+      expect(asked).toHaveLength(1);
+    });
+
+    it('refuses a delivery that would take its chain past TRIGGER_MAX_DEPTH with a 422 naming trigger_chain_depth', async () => {
+      const { asked, call } = setup();
+      const refusal = await call({ headers: delivered(3) }).catch((error: unknown) => error);
+      expect(refusal).toBeInstanceOf(QuotaExceededError);
+      expect(refusal).toMatchObject({ quota: 'trigger_chain_depth', limit: 3 });
+      expect(asked).toEqual([]);
+    });
+
+    it('refuses a body larger than TRIGGER_PAYLOAD_MAX_BYTES with a 413, once the caller is known', async () => {
+      const { asked, call } = setup();
+      await expect(call({ body: JSON.stringify({ a: 'x'.repeat(1024) }) })).rejects.toThrow(PayloadTooLargeError);
+      await expect(call({ body: JSON.stringify({ a: 'x'.repeat(1024) }), token: newTriggerToken() })).rejects.toThrow(ResourceNotFoundError);
+      expect(asked).toEqual([]);
+    });
+
+    it("answers 429 with Retry-After once the owner's allowance is used up, or while the owner has the most runs waiting", async () => {
+      const { asked, call } = setup({}, undefined, 2);
+      await call();
+      await call();
+      await expect(call()).rejects.toMatchObject({ retryAfterSeconds: 17 });
+      expect(asked).toHaveLength(2);
+      const waiting = setup({}, { refused: { type: 'urn:aas:problem:quota-exceeded', title: 'Unprocessable Entity', status: 422, detail: 'You have 5 runs waiting', quota: 'waiting_runs_per_user', limit: 5 } });
+      const refusal = await waiting.call().catch((error: unknown) => error);
+      expect(refusal).toBeInstanceOf(TooManyRequestsError);
+      expect(refusal).toMatchObject({ retryAfterSeconds: 30, message: expect.stringMatching(/^You have 5 runs waiting/) });
     });
   });
 });

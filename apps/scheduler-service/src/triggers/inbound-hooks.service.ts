@@ -1,18 +1,24 @@
 import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { InboundHookMessage, InboundHookResponse, isWellFormedText, jsonValueFault } from '@aas/contracts';
 import { SecretBox } from '@aas/platform';
 import { RemoteProblemError, ResourceNotFoundError, UnauthorizedError, ValidationFailedError } from '@aas/problem-details';
 import { isUUID } from 'class-validator';
 import { createHash, randomUUID } from 'node:crypto';
+import { RunStartAllowance } from '../allowance/run-start-allowance';
+import { SchedulerEnv } from '../config/scheduler.env';
 import { withoutSecretHeaders } from './header-secrets';
+import { InboundChains, withoutChainHeader } from './inbound-chain';
 import { InboundCallLimits } from './inbound-call-limits';
 import { SignatureRefused, verifyInboundSignature } from './inbound-verification';
 import { renderMessage } from './message-template';
+import { checkInboundPayload } from './trigger-payload';
 import { tokenMatches } from './trigger-credentials';
 import { TriggerEntity } from './trigger.entity';
 import { TriggerMetrics } from './trigger-metrics';
 import { TriggerStore } from './trigger.store';
 import { TriggeredRunStarter } from './triggered-run-starter';
+import { waitingRunsFull } from './waiting-runs-full';
 
 /**
  * Headers that name a delivery: a repeat within 24 hours answers the first delivery's run. webhook-id before
@@ -25,9 +31,11 @@ const DELIVERY_ID_MAX = 200;
  * One call to an inbound webhook endpoint, in this order: the trigger is found by id and its token (an
  * unknown, disabled or deleted trigger and a wrong token are the same 404, which says nothing of the
  * agent), the signature is checked as the trigger asks (401); only then is the call charged to the
- * endpoint's and its owner's allowances (429), the body held to the API's rules (400), the message
- * rendered on its budget, and one run started through runs-service, committed before the answer. The
- * delivery id keys the run, so a sender's retry starts nothing new.
+ * endpoint's and its owner's allowances (429), the body held to TRIGGER_PAYLOAD_MAX_BYTES (413) and to
+ * the API's rules (400), the chain it continues checked (422, for this installation's own deliveries),
+ * the message rendered on its budget, one run taken from the owner's allowance of triggered runs (429),
+ * and one run started through runs-service, committed before the answer (its refusals: 422, or 429 for
+ * the owner's waiting runs). The delivery id keys the run, so a sender's retry starts nothing new.
  */
 @Injectable()
 export class InboundHooksService {
@@ -37,13 +45,20 @@ export class InboundHooksService {
     private readonly runs: TriggeredRunStarter,
     private readonly limits: InboundCallLimits,
     private readonly metrics: TriggerMetrics,
+    // The bounds on fan-out: the payload a run keeps, the chain the call continues, the owner's allowance of triggered runs.
+    private readonly chains: InboundChains,
+    private readonly allowance: RunStartAllowance,
+    private readonly config: ConfigService<SchedulerEnv, true>,
   ) {}
 
   async receive(message: InboundHookMessage): Promise<InboundHookResponse> {
     const trigger = await this.authenticated(message);
     await this.limits.charge(trigger);
+    checkInboundPayload(message.body, this.config.get('TRIGGER_PAYLOAD_MAX_BYTES', { infer: true }));
     const payload = parsedPayload(message.body);
-    const headers = withoutSecretHeaders(message.headers);
+    const key = deliveryKey(trigger, message);
+    const chain = this.chains.linkOf(message);
+    const headers = withoutChainHeader(withoutSecretHeaders(message.headers));
     const rendered = renderMessage(trigger.messageTemplate, {
       payload,
       headers,
@@ -53,21 +68,23 @@ export class InboundHooksService {
     if (rendered && !isWellFormedText(rendered.text)) {
       throw invalid('message_template', 'The message rendered from message_template holds a NUL (U+0000) character or an unpaired UTF-16 surrogate');
     }
+    await this.allowance.takeOne(trigger.userId);
     const outcome = await this.runs.startOne({
       user_id: trigger.userId,
       agent_id: trigger.agentId,
       trigger_id: trigger.id,
       trigger_kind: 'webhook',
       agent_generation: Number(trigger.agentGeneration),
-      delivery_key: deliveryKey(trigger, message),
+      delivery_key: key,
       user_message: rendered?.text,
-      depth: 0,
+      ...chain,
       // As text: runs-service parses it once instead of walking it field by field (TriggeredRunStart.data_json).
       data_json: JSON.stringify({ payload, headers }),
     });
     // The agent gone (or its id taken by a new agent): the same 404 as any unknown endpoint, naming no agent.
     if ('refused' in outcome && outcome.refused.status === 404) throw new ResourceNotFoundError('Inbound endpoint', message.trigger_id);
-    if ('refused' in outcome) throw new RemoteProblemError(outcome.refused);
+    if ('refused' in outcome) this.chains.refused(chain, outcome.refused);
+    if ('refused' in outcome) throw waitingRunsFull(outcome.refused) ?? new RemoteProblemError(outcome.refused);
     if (outcome.created) await this.store.recordStarted([trigger.id]);
     return { run_id: outcome.run_id };
   }

@@ -44,6 +44,8 @@ export class PostgresTriggerStore extends TriggerStore {
         event,
       })
       .andWhere('(CAST(:generation AS bigint) IS NULL OR t.source_agent_generation = :generation)', { generation: sourceGeneration })
+      .orderBy('t.created_at')
+      .addOrderBy('t.id')
       .getMany();
   }
 

@@ -2,8 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { METRIC_PREFIX } from '@aas/platform';
 import { Counter, Registry } from 'prom-client';
 
-/** What became of an event trigger's start: a new run, refused by runs-service (agent gone, not deployed), or past the depth limit. */
-export type TriggerStartOutcome = 'started' | 'refused' | 'refused_depth';
+/**
+ * What became of an event trigger's start: a new run, refused by runs-service (agent gone, not deployed, the
+ * owner's waiting runs), past the depth limit, past the chain's run limit, or past the owner's allowance.
+ */
+export type TriggerStartOutcome = 'started' | 'refused' | 'refused_depth' | 'refused_chain' | 'refused_allowance';
 
 @Injectable()
 export class TriggerMetrics {
@@ -17,7 +20,7 @@ export class TriggerMetrics {
       labelNames: ['outcome'],
       registers: [registry],
     });
-    for (const outcome of ['started', 'refused', 'refused_depth'] as const) this.starts.inc({ outcome }, 0);
+    for (const outcome of ['started', 'refused', 'refused_depth', 'refused_chain', 'refused_allowance'] as const) this.starts.inc({ outcome }, 0);
     this.cuts = new Counter({
       name: `${METRIC_PREFIX}trigger_message_cuts_total`,
       help: 'Messages of inbound calls whose rendering stopped early: at the longest user_message (length), after the step budget (steps), or at once for a stored template that breaks a rule made since (rules)',

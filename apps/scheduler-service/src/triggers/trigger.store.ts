@@ -19,7 +19,7 @@ export abstract class TriggerStore {
 
   /**
    * The active event triggers a run end of `sourceAgentId` starts (always the same user's), following
-   * that generation of the source (a run of an earlier agent with the id starts nothing).
+   * that generation of the source (a run of an earlier agent with the id starts nothing), oldest first.
    */
   abstract activeFollowing(
     userId: string,

@@ -3,7 +3,7 @@ import { RUN_START_BATCH_MAX, RunsPatterns, StartTriggeredRunsResponse, Triggere
 import { Batcher, ServiceClient, refusedWhole, settleSplitting } from '@aas/platform';
 import { RemoteProblemError } from '@aas/problem-details';
 
-type TriggeredRunOutcome = StartTriggeredRunsResponse['outcomes'][number];
+export type TriggeredRunOutcome = StartTriggeredRunsResponse['outcomes'][number];
 
 /** Batches of inbound starts in flight at once; calls arriving meanwhile gather for the next one. */
 const CONCURRENT_BATCHES = 4;

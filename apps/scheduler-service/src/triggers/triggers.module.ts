@@ -1,10 +1,13 @@
 import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { SecretBox } from '@aas/platform';
+import { InstallationChainKey, SecretBox } from '@aas/platform';
 import { AgentsModule } from '../agents/agents.module';
+import { AllowanceModule } from '../allowance/allowance.module';
 import { SchedulerEnv } from '../config/scheduler.env';
 import { EventTriggers } from './event-triggers';
 import { InboundCallLimits } from './inbound-call-limits';
+import { ExhaustedChains } from './exhausted-chains';
+import { InboundChains } from './inbound-chain';
 import { InboundHooksService } from './inbound-hooks.service';
 import { PostgresTriggerStore } from './postgres-trigger.store';
 import { TriggerMetrics } from './trigger-metrics';
@@ -14,12 +17,14 @@ import { TriggersHandlers } from './triggers.handlers';
 import { TriggersService } from './triggers.service';
 
 @Module({
-  imports: [AgentsModule],
+  imports: [AgentsModule, AllowanceModule],
   controllers: [TriggersHandlers],
   providers: [
     TriggersService,
     InboundHooksService,
     InboundCallLimits,
+    InboundChains,
+    ExhaustedChains,
     EventTriggers,
     { provide: TriggerStore, useClass: PostgresTriggerStore },
     TriggeredRunStarter,
@@ -28,6 +33,11 @@ import { TriggersService } from './triggers.service';
       provide: SecretBox,
       inject: [ConfigService],
       useFactory: (config: ConfigService<SchedulerEnv, true>) => new SecretBox(config.get('WEBHOOK_SECRET_KEY', { infer: true })),
+    },
+    {
+      provide: InstallationChainKey,
+      inject: [ConfigService],
+      useFactory: (config: ConfigService<SchedulerEnv, true>) => InstallationChainKey.derivedFrom(config.get('WEBHOOK_SECRET_KEY', { infer: true })),
     },
   ],
   exports: [EventTriggers, TriggerStore],

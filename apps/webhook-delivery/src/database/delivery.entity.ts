@@ -35,6 +35,16 @@ export class DeliveryEntity {
   @Column({ name: 'pending_since', type: 'timestamptz', nullable: true })
   pendingSince!: Date | null;
 
+  /**
+   * The chain of triggered runs the delivery's run belongs to (its root run and the run's depth), signed into
+   * the aas-chain header of every attempt; null for deliveries made before chains were carried.
+   */
+  @Column({ name: 'chain_root_id', type: 'uuid', nullable: true })
+  chainRootId!: string | null;
+
+  @Column({ name: 'chain_depth', type: 'integer', nullable: true })
+  chainDepth!: number | null;
+
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

@@ -73,6 +73,8 @@ export class InMemoryDatabase extends InMemoryTables<Tables> {
       attemptCount: 0,
       nextAttemptAt: null,
       pendingSince: null,
+      chainRootId: null,
+      chainDepth: null,
       createdAt: this.now(),
       finishedAt: null,
       ...fields,

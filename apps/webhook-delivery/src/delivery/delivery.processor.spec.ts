@@ -106,11 +106,18 @@ describe(DeliveryProcessor.name, () => {
 
       expect(await run(jobOf(d))).toBe('done');
 
-      expect(sender.sent).toEqual([{ url: webhook.url, secret: SECRET, deliveryId: d.id, event: 'run.started', body: '{"event":"run.started"}' }]);
+      expect(sender.sent).toEqual([{ url: webhook.url, secret: SECRET, deliveryId: d.id, event: 'run.started', body: '{"event":"run.started"}', chain: null }]);
       expect(stored(d.id)).toMatchObject({ status: 'succeeded', attemptCount: 1, nextAttemptAt: null, finishedAt: expect.any(Date) });
       expect(attempts(d.id)).toEqual([[1, 204, null]]);
       expect(gate.released).toEqual([{ pass: expect.objectContaining({ webhookId: webhook.id, userId: webhook.userId }), health: 'answered' }]);
       expect(await counted('webhook_delivery_attempts_total')).toEqual({ succeeded: 1 });
+    });
+
+    it("sends the chain of the delivery's run along, for the installation's chain header", async () => {
+      const { sender, delivery, run } = setup();
+      const d = delivery({ chainRootId: '6c0b1f0e-8a4e-4c4e-9b7e-0d4c8f1e2a3b', chainDepth: 3 });
+      await run(jobOf(d));
+      expect(sender.sent[0].chain).toEqual({ rootRunId: '6c0b1f0e-8a4e-4c4e-9b7e-0d4c8f1e2a3b', depth: 3 });
     });
   });
 

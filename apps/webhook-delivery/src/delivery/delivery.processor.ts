@@ -79,7 +79,14 @@ export class DeliveryProcessor implements OnApplicationBootstrap {
 
     const attempt = delivery.attemptCount + 1;
     const startedAt = new Date();
-    const result = await this.sender.send({ url: delivery.url!, secret, deliveryId: delivery.id, event: delivery.event, body: delivery.body });
+    const result = await this.sender.send({
+      url: delivery.url!,
+      secret,
+      deliveryId: delivery.id,
+      event: delivery.event,
+      body: delivery.body,
+      chain: delivery.chainRootId === null ? null : { rootRunId: delivery.chainRootId, depth: delivery.chainDepth ?? 0 },
+    });
     const outcome = this.outcomeOf(attempt, result);
     // The job completes (or is rescheduled) only after the attempt is committed; the slots are given back meanwhile.
     await Promise.all([

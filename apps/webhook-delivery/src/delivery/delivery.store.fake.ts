@@ -20,6 +20,8 @@ export class FakeDeliveryStore implements DeliveryStore {
       webhookStatus: webhook?.status ?? null,
       url: webhook?.url ?? null,
       secretSealed: webhook?.secretSealed ?? null,
+      chainRootId: delivery.chainRootId,
+      chainDepth: delivery.chainDepth,
     };
   }
 

@@ -14,6 +14,9 @@ export interface DeliveryToSend {
   webhookStatus: string | null;
   url: string | null;
   secretSealed: string | null;
+  /** The chain of triggered runs of the delivery's run (aas-chain header); null for a delivery made before chains were carried. */
+  chainRootId: string | null;
+  chainDepth: number | null;
 }
 
 export type Outcome =

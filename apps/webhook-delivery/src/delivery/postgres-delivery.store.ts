@@ -50,7 +50,8 @@ export class PostgresDeliveryStore extends DeliveryStore {
   async pendingMany(deliveryIds: string[]): Promise<(DeliveryToSend | undefined)[]> {
     const rows: DeliveryToSend[] = await this.dataSource.query(
       `SELECT d.id, d.event, d.body, d.attempt_count AS "attemptCount", coalesce(d.pending_since, d.created_at) AS "pendingSince",
-              w.id AS "webhookId", w.user_id AS "userId", w.status AS "webhookStatus", w.url, w.secret_sealed AS "secretSealed"
+              w.id AS "webhookId", w.user_id AS "userId", w.status AS "webhookStatus", w.url, w.secret_sealed AS "secretSealed",
+              d.chain_root_id AS "chainRootId", d.chain_depth AS "chainDepth"
          FROM deliveries d LEFT JOIN webhooks w ON w.id = d.webhook_id
         WHERE d.id = ANY($1::uuid[]) AND d.status = 'pending'`,
       [deliveryIds],

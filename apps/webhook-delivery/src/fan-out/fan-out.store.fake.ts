@@ -19,7 +19,13 @@ export class FakeFanOutStore implements FanOutStore {
           (event.agentGeneration === null || w.agentGeneration === null || Number(w.agentGeneration) === event.agentGeneration) &&
           !earlier.some((d) => d.webhookId === w.id),
       )
-      .map((w) => this.db.addDelivery(w.id, { sourceEventId: event.sourceEventId, event: event.event, body: event.body }).id);
+      .map((w) => this.db.addDelivery(w.id, {
+            sourceEventId: event.sourceEventId,
+            event: event.event,
+            body: event.body,
+            chainRootId: event.chain.rootRunId,
+            chainDepth: event.chain.depth,
+          }).id);
     return [...made, ...stillPending];
   }
 }

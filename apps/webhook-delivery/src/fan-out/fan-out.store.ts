@@ -1,3 +1,5 @@
+import { ChainLink } from '@aas/platform';
+
 /** A run lifecycle event, as the deliveries it makes need it. */
 export interface LifecycleEventDeliveries {
   agentId: string;
@@ -8,6 +10,8 @@ export interface LifecycleEventDeliveries {
   event: string;
   /** The exact body every attempt of each delivery sends. */
   body: string;
+  /** The chain of triggered runs the event's run belongs to, for the aas-chain header. */
+  chain: ChainLink;
 }
 
 /**

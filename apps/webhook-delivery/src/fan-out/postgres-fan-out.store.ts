@@ -17,8 +17,8 @@ export class PostgresFanOutStore extends FanOutStore {
   async createDeliveries(event: LifecycleEventDeliveries): Promise<string[]> {
     const rows: { id: string }[] = await this.dataSource.query(
       `WITH created AS (
-         INSERT INTO deliveries (webhook_id, source_event_id, event, body)
-         SELECT id, $2, $3, $4 FROM webhooks WHERE agent_id = $1 AND status = 'active' AND $3 = ANY(events)
+         INSERT INTO deliveries (webhook_id, source_event_id, event, body, chain_root_id, chain_depth)
+         SELECT id, $2, $3, $4, $6, $7 FROM webhooks WHERE agent_id = $1 AND status = 'active' AND $3 = ANY(events)
             AND ($5::bigint IS NULL OR agent_generation IS NULL OR agent_generation = $5)
          ON CONFLICT (webhook_id, source_event_id) DO NOTHING
          RETURNING id
@@ -27,7 +27,7 @@ export class PostgresFanOutStore extends FanOutStore {
        UNION ALL
        SELECT d.id FROM webhooks w JOIN deliveries d ON d.webhook_id = w.id AND d.source_event_id = $2
         WHERE w.agent_id = $1 AND d.status = 'pending'`,
-      [event.agentId, event.sourceEventId, event.event, event.body, event.agentGeneration],
+      [event.agentId, event.sourceEventId, event.event, event.body, event.agentGeneration, event.chain.rootRunId, event.chain.depth],
     );
     return rows.map((row) => row.id);
   }

@@ -61,6 +61,18 @@ describe(WebhookEventsConsumer.name, () => {
       expect(queue.calls[0]).toMatchObject({ ids: { length: 2 } });
     });
 
+    it("keeps the chain of the event's run with each delivery: its root and depth, or the run itself when it names no root", async () => {
+      const { sut, agent, webhook, deliveriesOf } = setup();
+      webhook();
+      const root = randomUUID();
+      const chained = lifecycleJob(agent, { chain_root_id: root, trigger_depth: 4 });
+      const own = lifecycleJob(agent);
+      await sut.process(chained);
+      await sut.process(own);
+      expect(deliveriesOf(chained.id!).map((d) => [d.chainRootId, d.chainDepth])).toEqual([[root, 4]]);
+      expect(deliveriesOf(own.id!).map((d) => [d.chainRootId, d.chainDepth])).toEqual([[own.data.run_id, 0]]);
+    });
+
     it('processed again makes no second delivery, and queues again only those still pending', async () => {
       const { queue, sut, agent, webhook, deliveriesOf } = setup();
       webhook();

@@ -38,6 +38,7 @@ export class WebhookEventsConsumer extends WorkerHost {
       sourceEventId: job.id!,
       event: event.event,
       body: webhookBody(event),
+      chain: { rootRunId: event.chain_root_id ?? event.run_id, depth: event.trigger_depth ?? 0 },
     });
     await this.deliveries.queueNew(pending);
   }

@@ -1,8 +1,11 @@
 import { createServer, IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
 import { AddressInfo, Socket } from 'node:net';
 import { ConfigService } from '@nestjs/config';
+import { InstallationChainKey } from '@aas/platform';
 import { WebhooksEnv } from '../config/webhooks.env';
 import { RESPONSE_READ_BYTES, WebhookSender } from './webhook-sender';
+
+const KEY = Buffer.alloc(32, 7).toString('base64');
 
 describe(WebhookSender.name, () => {
   let receiver: Server;
@@ -20,7 +23,7 @@ describe(WebhookSender.name, () => {
     receiver.on('connection', (socket) => connections.push(socket));
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-    sut = new WebhookSender(config({ WEBHOOK_TIMEOUT_MS: 2000, WEBHOOK_ALLOW_PRIVATE_NETWORKS: true }));
+    sut = new WebhookSender(config({ WEBHOOK_TIMEOUT_MS: 2000, WEBHOOK_ALLOW_PRIVATE_NETWORKS: true, WEBHOOK_SECRET_KEY: KEY }));
   });
   afterAll(async () => {
     await sut.onApplicationShutdown();
@@ -38,6 +41,20 @@ describe(WebhookSender.name, () => {
     expect(seen.at(-1)).toMatchObject({ 'webhook-id': 'd-1', 'x-service-delivery': 'd-1', 'x-service-event': 'run.started' });
     expect(seen.at(-1)?.['x-service-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
     expect(seen.at(-1)?.['webhook-signature']).toMatch(/^v1,/);
+  });
+
+  it("adds the installation's chain header, bound to the delivery, its body and the inbound endpoint it is sent to, when the delivery's run is in a chain", async () => {
+    answer = (res) => res.writeHead(204).end();
+    const chain = { rootRunId: '6c0b1f0e-8a4e-4c4e-9b7e-0d4c8f1e2a3b', depth: 2 };
+    const body = '{"event":"run.started"}';
+    const endpoint = `${chain.rootRunId}/token-1`;
+    await sut.send({ url: `${url}s/${endpoint}`, secret: 'whsec_c2VjcmV0', deliveryId: 'd-2', event: 'run.started', body, chain });
+    const header = seen.at(-1)?.['aas-chain'] as string;
+    const key = InstallationChainKey.derivedFrom(KEY);
+    expect(key.verify(header, { deliveryId: 'd-2', body, target: endpoint, now: new Date() })).toEqual(chain);
+    expect(key.verify(header, { deliveryId: 'd-2', body, target: `${chain.rootRunId}/token-2`, now: new Date() })).toBeNull();
+    await send();
+    expect(seen.at(-1)).not.toHaveProperty('aas-chain');
   });
 
   it('keeps an answer with NUL bytes recordable (PostgreSQL text cannot hold them)', async () => {
@@ -81,7 +98,7 @@ describe(WebhookSender.name, () => {
   });
 
   it('still times out on an answer that trickles', async () => {
-    const slow = new WebhookSender(config({ WEBHOOK_TIMEOUT_MS: 300, WEBHOOK_ALLOW_PRIVATE_NETWORKS: true }));
+    const slow = new WebhookSender(config({ WEBHOOK_SECRET_KEY: KEY, WEBHOOK_TIMEOUT_MS: 300, WEBHOOK_ALLOW_PRIVATE_NETWORKS: true }));
     let timer: NodeJS.Timeout | undefined;
     answer = (res) => {
       res.writeHead(200);

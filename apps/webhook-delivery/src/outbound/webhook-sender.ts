@@ -1,5 +1,6 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { CHAIN_HEADER, ChainLink, InstallationChainKey, inboundTargetOf } from '@aas/platform';
 import { Agent, Dispatcher, request } from 'undici';
 import { WebhooksEnv } from '../config/webhooks.env';
 import { deliveryHeaders } from '../signing/sign-payload';
@@ -14,6 +15,16 @@ const RESPONSE_KEPT_CHARS = 2048;
  */
 export const RESPONSE_READ_BYTES = RESPONSE_KEPT_CHARS * 3;
 
+/** One attempt of a delivery: where, signed with which secret, and the chain of its run (none for older deliveries). */
+export interface OutgoingDelivery {
+  url: string;
+  secret: string;
+  deliveryId: string;
+  event: string;
+  body: string;
+  chain?: ChainLink | null;
+}
+
 export interface SendResult {
   statusCode: number | null;
   error: string | null;
@@ -27,9 +38,11 @@ export interface SendResult {
 export class WebhookSender implements OnApplicationShutdown {
   private readonly dispatcher: Agent;
   private readonly timeoutMs: number;
+  private readonly chainKey: InstallationChainKey;
 
   constructor(config: ConfigService<WebhooksEnv, true>) {
     this.timeoutMs = config.get('WEBHOOK_TIMEOUT_MS', { infer: true });
+    this.chainKey = InstallationChainKey.derivedFrom(config.get('WEBHOOK_SECRET_KEY', { infer: true }));
     this.dispatcher = createWebhookDispatcher({
       allowPrivateNetworks: config.get('WEBHOOK_ALLOW_PRIVATE_NETWORKS', { infer: true }),
       connectTimeoutMs: this.timeoutMs,
@@ -40,13 +53,13 @@ export class WebhookSender implements OnApplicationShutdown {
     await this.dispatcher.close();
   }
 
-  async send(input: { url: string; secret: string; deliveryId: string; event: string; body: string }): Promise<SendResult> {
+  async send(input: OutgoingDelivery): Promise<SendResult> {
     const started = Date.now();
     try {
       const response = await request(input.url, {
         method: 'POST',
         body: input.body,
-        headers: deliveryHeaders({ secret: input.secret, deliveryId: input.deliveryId, event: input.event, rawBody: input.body, now: new Date() }),
+        headers: this.headersOf(input, new Date()),
         dispatcher: this.dispatcher,
         signal: AbortSignal.timeout(this.timeoutMs),
       });
@@ -68,6 +81,20 @@ export class WebhookSender implements OnApplicationShutdown {
           : describe(error);
       return { statusCode: null, error: reason, responseBody: null, durationMs: Date.now() - started };
     }
+  }
+
+  /**
+   * The signed headers of one attempt, and the installation's chain header: a receiver that is an inbound
+   * endpoint of this installation continues the run's chain with it (and its gateway charges the call to no
+   * address); any other receiver may ignore it.
+   */
+  private headersOf(input: OutgoingDelivery, now: Date): Record<string, string> {
+    const headers = deliveryHeaders({ secret: input.secret, deliveryId: input.deliveryId, event: input.event, rawBody: input.body, now });
+    if (input.chain) {
+      const call = { deliveryId: input.deliveryId, body: input.body, target: inboundTargetOf(new URL(input.url).pathname), now };
+      headers[CHAIN_HEADER] = this.chainKey.sign(input.chain, call);
+    }
+    return headers;
   }
 }
 

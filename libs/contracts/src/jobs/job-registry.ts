@@ -13,6 +13,7 @@ export const JOB_REGISTRY = {
     [JobNames.PurgeIdempotencyKeys]: MaintenanceJob,
     [JobNames.PurgeRunListTotals]: MaintenanceJob,
     [JobNames.PurgeDeletedAgentGenerations]: MaintenanceJob,
+    [JobNames.PurgeIdleRunChains]: MaintenanceJob,
   },
   [QueueNames.SchedulerEvents]: {
     [EventNames.AgentDeleted]: AgentDeletedEvent,

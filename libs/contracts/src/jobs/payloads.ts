@@ -105,6 +105,11 @@ export class RunLifecycleEvent extends TracedJob {
   @Min(0)
   trigger_depth?: number;
 
+  /** The run at the root of the run's chain of triggered runs (absent: the run is its own root, as before chains were counted). */
+  @IsOptional()
+  @IsUUID()
+  chain_root_id?: string;
+
   /** The run's summary when it ended, for event triggers' templates. */
   @IsOptional()
   @ValidateIf(nullable)

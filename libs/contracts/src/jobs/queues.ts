@@ -22,5 +22,6 @@ export const JobNames = {
   PurgeIdempotencyKeys: 'purge-idempotency-keys',
   PurgeRunListTotals: 'purge-run-list-totals',
   PurgeDeletedAgentGenerations: 'purge-deleted-agent-generations',
+  PurgeIdleRunChains: 'purge-idle-run-chains',
   SweepLostDeliveries: 'sweep-lost-deliveries',
 } as const;

@@ -90,11 +90,20 @@ export class TriggeredRunStart {
   @IsWellFormedText()
   user_message?: string;
 
-  /** Event-trigger hops from the run that started the chain (0 for an inbound call). */
+  /** Hops from the run that started the chain (0 for an inbound call that starts its own). */
   @IsInt()
   @Min(0)
   @Max(1000)
   depth!: number;
+
+  /**
+   * The run at the root of the chain this start continues (an event trigger's, or an inbound call
+   * carrying this installation's chain header): runs-service counts it against TRIGGER_CHAIN_MAX_RUNS.
+   * Absent: the run starts a chain of its own.
+   */
+  @IsOptional()
+  @IsUUID()
+  chain_root_id?: string;
 
   /** What the runtime gets as the dispatch's `trigger` (payload, headers, source run); or `data_json`. */
   @IsOptional()

@@ -66,6 +66,42 @@ export class WindowRateLimiter {
 
   /** Gives back one request that `consume` counted (it turned out to belong to an allowance of its own). */
   async refund(key: string): Promise<void> {
-    await this.limiter.reward(key, 1);
+    await this.giveBack(key, 1);
   }
+
+  /**
+   * Takes up to `wanted` of the key's allowance in one call, for work that comes in batches (the
+   * runs of one event): answers how many were granted, the first ones of the batch, and the seconds
+   * until the window resets. The points past the allowance are counted too, but the window is used
+   * up then anyway.
+   */
+  async take(key: string, wanted: number): Promise<{ granted: number; resetSeconds: number }> {
+    if (wanted <= 0) return { granted: 0, resetSeconds: 0 };
+    try {
+      const outcome = await this.limiter.consume(key, wanted);
+      return { granted: wanted, resetSeconds: secondsOf(outcome) };
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      // From the in-memory block the result counts no points: nothing is left.
+      const before = rejection.consumedPoints - wanted;
+      const granted = rejection.consumedPoints < wanted ? 0 : Math.min(wanted, Math.max(0, this.limit - before));
+      return { granted, resetSeconds: secondsOf(rejection) };
+    }
+  }
+
+  /** What is left of the key's allowance in the current window, without taking any. */
+  async left(key: string): Promise<{ remaining: number; resetSeconds: number }> {
+    const state = await this.limiter.get(key);
+    if (!state) return { remaining: this.limit, resetSeconds: 0 };
+    return { remaining: Math.max(0, this.limit - state.consumedPoints), resetSeconds: secondsOf(state) };
+  }
+
+  /** Gives back points taken for work that was then not done. */
+  async giveBack(key: string, points: number): Promise<void> {
+    if (points > 0) await this.limiter.reward(key, points);
+  }
+}
+
+function secondsOf(outcome: RateLimiterRes): number {
+  return Math.max(1, Math.ceil(outcome.msBeforeNext / 1000));
 }
