@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Batcher } from '@aas/platform';
 import { AttemptRecord, DeliveryStore, DeliveryToSend } from './delivery.store';
+import { attemptError, healthChanges } from './endpoint-health';
 
 interface Postponement {
   deliveryId: string;
@@ -49,7 +50,7 @@ export class PostgresDeliveryStore extends DeliveryStore {
   /** One read for many deliveries: the answer has one entry per id, in their order. */
   async pendingMany(deliveryIds: string[]): Promise<(DeliveryToSend | undefined)[]> {
     const rows: DeliveryToSend[] = await this.dataSource.query(
-      `SELECT d.id, d.event, d.body, d.attempt_count AS "attemptCount", coalesce(d.pending_since, d.created_at) AS "pendingSince",
+      `SELECT d.id, d.event, d.body, d.attempt_count AS "attemptCount", coalesce(d.pending_since, d.created_at) AS "pendingSince", d.test,
               w.id AS "webhookId", w.user_id AS "userId", w.status AS "webhookStatus", w.url, w.secret_sealed AS "secretSealed"
          FROM deliveries d LEFT JOIN webhooks w ON w.id = d.webhook_id
         WHERE d.id = ANY($1::uuid[]) AND d.status = 'pending'`,
@@ -60,16 +61,59 @@ export class PostgresDeliveryStore extends DeliveryStore {
   }
 
   /**
-   * Many attempts in one statement, so in one transaction. An attempt is recorded only with the update
-   * of its delivery: a delivery deleted meanwhile (its webhook or agent was deleted) is skipped rather
-   * than failing the foreign key, and the update's row lock keeps it from going before the commit.
+   * Many attempts in one transaction: their webhooks' health first, then the attempts and their
+   * deliveries. Webhook rows before delivery rows, as deleting a webhook (which cascades to its
+   * deliveries) locks them, so neither waits for the other in a cycle.
    */
   async recordAttempts(records: AttemptRecord[]): Promise<void> {
-    const column = <T>(pick: (r: AttemptRecord) => T) => records.map(pick);
-    await this.dataSource.query(
+    await this.dataSource.transaction(async (manager) => {
+      await this.updateHealth(manager, records);
+      await this.insertAttempts(manager, records);
+    });
+  }
+
+  /** One row per webhook of the batch, locked in id order (healthChanges sorts them); a webhook gone meanwhile is skipped. */
+  private async updateHealth(manager: EntityManager, records: AttemptRecord[]): Promise<void> {
+    const changes = healthChanges(records);
+    const column = <T>(pick: (c: (typeof changes)[number]) => T) => changes.map(pick);
+    await manager.query(
       `WITH input AS (
-         SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::timestamptz[])
-           AS t(delivery_id, attempt, started_at, duration_ms, status_code, error, response_body, status, next_attempt_at)
+         SELECT * FROM unnest($1::uuid[], $2::bool[], $3::int[], $4::timestamptz[], $5::text[], $6::timestamptz[])
+           AS t(webhook_id, succeeded, failures, last_success_at, last_error, last_error_at)
+       ), locked AS (
+         SELECT w.id FROM webhooks w JOIN input i ON i.webhook_id = w.id ORDER BY w.id FOR NO KEY UPDATE OF w
+       )
+       UPDATE webhooks w
+          SET consecutive_failures = CASE WHEN i.succeeded THEN i.failures ELSE w.consecutive_failures + i.failures END,
+              last_success_at = greatest(w.last_success_at, i.last_success_at),
+              last_error = CASE WHEN i.last_error_at >= coalesce(w.last_error_at, '-infinity') THEN i.last_error ELSE w.last_error END,
+              last_error_at = greatest(w.last_error_at, i.last_error_at)
+         FROM input i JOIN locked l ON l.id = i.webhook_id
+        WHERE w.id = i.webhook_id`,
+      [
+        column((c) => c.webhookId),
+        column((c) => c.succeeded),
+        column((c) => c.failures),
+        column((c) => c.lastSuccessAt),
+        column((c) => c.lastError),
+        column((c) => c.lastErrorAt),
+      ],
+    );
+  }
+
+  /**
+   * An attempt is recorded only with the update of its delivery: a delivery deleted meanwhile (its
+   * webhook or agent was deleted) is skipped rather than failing the foreign key, and the update's row
+   * lock keeps it from going before the commit.
+   */
+  private async insertAttempts(manager: EntityManager, records: AttemptRecord[]): Promise<void> {
+    const column = <T>(pick: (r: AttemptRecord) => T) => records.map(pick);
+    const json = (value: Record<string, string> | null) => (value === null ? null : JSON.stringify(value));
+    await manager.query(
+      `WITH input AS (
+         SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::timestamptz[],
+                              $10::text[], $11::text[])
+           AS t(delivery_id, attempt, started_at, duration_ms, status_code, error, response_body, status, next_attempt_at, request_headers, response_headers)
        ), updated AS (
          UPDATE deliveries d
             SET attempt_count = i.attempt, status = i.status, next_attempt_at = i.next_attempt_at,
@@ -78,8 +122,8 @@ export class PostgresDeliveryStore extends DeliveryStore {
           WHERE d.id = i.delivery_id
          RETURNING d.id
        )
-       INSERT INTO delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error, response_body)
-       SELECT i.delivery_id, i.attempt, i.started_at, i.duration_ms, i.status_code, i.error, i.response_body
+       INSERT INTO delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error, response_body, request_headers, response_headers)
+       SELECT i.delivery_id, i.attempt, i.started_at, i.duration_ms, i.status_code, i.error, i.response_body, i.request_headers::jsonb, i.response_headers::jsonb
          FROM input i JOIN updated u ON u.id = i.delivery_id`,
       [
         column((r) => r.deliveryId),
@@ -87,10 +131,12 @@ export class PostgresDeliveryStore extends DeliveryStore {
         column((r) => r.startedAt),
         column((r) => r.result.durationMs),
         column((r) => r.result.statusCode),
-        column((r) => r.result.error),
+        column(attemptError),
         column((r) => r.result.responseBody),
         column((r) => r.outcome.status),
         column((r) => (r.outcome.status === 'pending' ? r.outcome.nextAttemptAt : null)),
+        column((r) => json(r.result.requestHeaders)),
+        column((r) => json(r.result.responseHeaders)),
       ],
     );
   }
@@ -120,7 +166,7 @@ export class PostgresDeliveryStore extends DeliveryStore {
   }
 
   async disableWebhook(webhookId: string): Promise<void> {
-    await this.dataSource.query(`UPDATE webhooks SET status = 'disabled', updated_at = now() WHERE id = $1`, [webhookId]);
+    await this.dataSource.query(`UPDATE webhooks SET status = 'disabled', disabled_reason = 'receiver_gone', updated_at = now() WHERE id = $1`, [webhookId]);
   }
 }
 
