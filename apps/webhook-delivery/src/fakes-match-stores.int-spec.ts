@@ -13,6 +13,7 @@ import { fakeWebhooksConfig } from './config/webhooks-config.fake';
 import { InMemoryDatabase } from './database/in-memory-database.fake';
 import { WEBHOOKS_SCHEMA } from './database/webhooks-schema';
 import { DeliveryMetrics } from './delivery/delivery-metrics';
+import { BacklogFeeder } from './delivery/backlog-feeder';
 import { DeliveryQueue } from './delivery/delivery-queue';
 import { FakeDeliveryQueue } from './delivery/delivery-queue.fake';
 import { DeliveryProcessor } from './delivery/delivery.processor';
@@ -25,6 +26,8 @@ import { FakeHostLookup } from './outbound/host-lookup.fake';
 import { WebhookUrlCheck } from './outbound/webhook-url-check';
 import { RequestedSendLimits } from './history/requested-send-limits';
 import { FakeRequestedSendLimits } from './history/requested-send-limits.fake';
+import { RedeliveryPacing } from './history/redelivery-pacing';
+import { FakeRedeliveryPacing } from './history/redelivery-pacing.fake';
 import { FanOutStore } from './fan-out/fan-out.store';
 import { FakeFanOutStore } from './fan-out/fan-out.store.fake';
 import { PostgresFanOutStore } from './fan-out/postgres-fan-out.store';
@@ -92,7 +95,15 @@ function servicesOn(stores: Stores) {
     subscriptions,
     processor,
     consumer: new WebhookEventsConsumer(stores.fanOut, stores.webhooks, asQueue),
-    history: new DeliveriesService(stores.history, subscriptions, asQueue, new FakeRequestedSendLimits() as unknown as RequestedSendLimits, config),
+    history: new DeliveriesService(
+      stores.history,
+      subscriptions,
+      asQueue,
+      new BacklogFeeder(asQueue),
+      new FakeRequestedSendLimits() as unknown as RequestedSendLimits,
+      new FakeRedeliveryPacing() as unknown as RedeliveryPacing,
+      config,
+    ),
     sweep: new DeliverySweep(stores.lost, asQueue),
   };
 }

@@ -89,6 +89,12 @@ export class WebhooksEnv extends ServiceEnv {
   @Max(10_000)
   WEBHOOK_REDELIVER_SINCE_MAX: number = 1000;
 
+  /** Bulk-redelivered deliveries of one user that come due per second, however many requests asked for them. */
+  @IsInt({ message: 'WEBHOOK_REDELIVER_SINCE_PER_SECOND must be an integer' })
+  @Min(1)
+  @Max(1000)
+  WEBHOOK_REDELIVER_SINCE_PER_SECOND: number = 20;
+
   /** Webhooks one agent may have (active and disabled); more is a 422 quota-exceeded. 0 turns the quota off. */
   @IsInt({ message: 'QUOTA_WEBHOOKS_PER_AGENT must be an integer' })
   @Min(0)

@@ -10,12 +10,11 @@ import { Admission, CircuitChange, EndpointGate, Pass } from '../fairness/endpoi
 import { SendResult, WebhookSender } from '../outbound/webhook-sender';
 import { SigningSecrets } from '../signing/signing-secrets';
 import { DeliveryMetrics } from './delivery-metrics';
+import { DEFERRED_JOB_PRIORITY } from './delivery-job';
 import { DeliveryQueue } from './delivery-queue';
 import { DeliveryStore, DeliveryToSend, Outcome } from './delivery.store';
 import { nextRetryDelay, parseRetryDelays } from './retry-schedule';
 
-/** A deferred job waits behind every job without a priority (BullMQ serves those first). */
-const DEFERRED_JOB_PRIORITY = 1;
 
 type Held = Exclude<Admission, { kind: 'admitted' }>;
 

@@ -8,6 +8,7 @@ import { DeliveryEntity } from '../database/delivery.entity';
 import { InMemoryDatabase } from '../database/in-memory-database.fake';
 import { DeliveryQueue } from '../delivery/delivery-queue';
 import { FakeDeliveryQueue } from '../delivery/delivery-queue.fake';
+import { BacklogFeeder } from '../delivery/backlog-feeder';
 import { EndpointGate } from '../fairness/endpoint-gate';
 import { FakeEndpointGate } from '../fairness/endpoint-gate.fake';
 import { FakeHostLookup } from '../outbound/host-lookup.fake';
@@ -18,6 +19,8 @@ import { WebhookQuota } from '../subscriptions/webhook-quota';
 import { FakeWebhookStore } from '../subscriptions/webhook.store.fake';
 import { DeliveriesService } from './deliveries.service';
 import { FakeDeliveryHistoryStore } from './delivery-history.store.fake';
+import { RedeliveryPacing } from './redelivery-pacing';
+import { FakeRedeliveryPacing } from './redelivery-pacing.fake';
 import { RequestedSendLimits } from './requested-send-limits';
 import { FakeRequestedSendLimits } from './requested-send-limits.fake';
 import { TEST_RUN_ID } from './test-event';
@@ -28,7 +31,7 @@ describe(DeliveriesService.name, () => {
   beforeEach(() => jest.useFakeTimers({ now: NOW, doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask', 'performance'] }));
   afterEach(() => jest.useRealTimers());
 
-  function setup(redeliverSinceMax = 1000) {
+  function setup(redeliverSinceMax = 1000, requestsPerUser = 3) {
     const db = new InMemoryDatabase();
     const agents = new FakeOwnedAgents();
     const webhooks = new FakeWebhookStore(db);
@@ -43,8 +46,17 @@ describe(DeliveriesService.name, () => {
       new FakeEndpointGate() as unknown as EndpointGate,
     );
     const queue = new FakeDeliveryQueue();
-    const limits = new FakeRequestedSendLimits(2, 3);
-    const sut = new DeliveriesService(new FakeDeliveryHistoryStore(db), subscriptions, queue as unknown as DeliveryQueue, limits as unknown as RequestedSendLimits, config);
+    const limits = new FakeRequestedSendLimits(2, requestsPerUser);
+    const pacing = new FakeRedeliveryPacing();
+    const sut = new DeliveriesService(
+      new FakeDeliveryHistoryStore(db),
+      subscriptions,
+      queue as unknown as DeliveryQueue,
+      new BacklogFeeder(queue as unknown as DeliveryQueue),
+      limits as unknown as RequestedSendLimits,
+      pacing as unknown as RedeliveryPacing,
+      config,
+    );
     const [user, agent] = [randomUUID(), randomUUID()];
     agents.own(user, agent);
     const webhook = db.addWebhook({ agentId: agent, userId: user, events: ['run.completed', 'run.failed'] });
@@ -193,14 +205,16 @@ describe(DeliveriesService.name, () => {
       const ok = delivery({ status: 'succeeded', createdAt: at(5) });
 
       expect(await sut.redeliverSince({ ...ref, since: at(25).toISOString() })).toEqual({ queued: 2, more: true });
-      expect(queue.calls).toEqual([
-        { call: 'ensureQueued', id: oldest.id, delayMs: 0 },
-        { call: 'ensureQueued', id: next.id, delayMs: 0 },
-      ]);
       expect(await sut.redeliverSince({ ...ref, since: at(25).toISOString() })).toEqual({ queued: 1, more: false });
+
+      // Paced, the user's requests one after the other: 50 ms apart, each due (and shown) at its turn.
+      expect(queue.calls).toEqual([
+        { call: 'queueBacklog', deliveries: [{ id: oldest.id, delayMs: 0 }, { id: next.id, delayMs: 50 }] },
+        { call: 'queueBacklog', deliveries: [{ id: newest.id, delayMs: 100 }] },
+      ]);
       const status = (id: string) => db.tables.deliveries.find((d) => d.id === id)!;
       expect([before, oldest, newest, test, ok].map((d) => status(d.id).status)).toEqual(['failed', 'pending', 'pending', 'failed', 'succeeded']);
-      expect(status(oldest.id)).toMatchObject({ finishedAt: null, nextAttemptAt: new Date(NOW), pendingSince: new Date(NOW) });
+      expect(status(next.id)).toMatchObject({ finishedAt: null, nextAttemptAt: new Date(NOW + 50), pendingSince: new Date(NOW + 50) });
     });
 
     it('asked again (a double click), queues nothing twice: the deliveries are pending already', async () => {
@@ -210,6 +224,32 @@ describe(DeliveriesService.name, () => {
       expect(await sut.redeliverSince({ ...ref, since })).toEqual({ queued: 1, more: false });
       expect(await sut.redeliverSince({ ...ref, since })).toEqual({ queued: 0, more: false });
       expect(queue.calls).toHaveLength(1);
+    });
+
+    it('asked twice at once, each delivery is queued by one of them, and the turns the loser took are given back', async () => {
+      const { sut, ref, delivery, queue } = setup();
+      for (let i = 0; i < 3; i++) delivery({ status: 'failed' });
+      const since = new Date(NOW - 60_000).toISOString();
+      const answers = await Promise.all([sut.redeliverSince({ ...ref, since }), sut.redeliverSince({ ...ref, since })]);
+      expect(answers.map((a) => a.queued).sort()).toEqual([0, 3]);
+      delivery({ status: 'failed' });
+      await sut.redeliverSince({ ...ref, since });
+      // Right after the winner's three turns (0, 50, 100 ms), not after the loser's too.
+      expect(queue.calls.at(-1)).toEqual({ call: 'queueBacklog', deliveries: [{ id: expect.any(String), delayMs: 150 }] });
+    });
+
+    it('queues as many as fit in the next 30 s of the user\'s pacing (more: true), then is a 429 leaving the deliveries failed', async () => {
+      const { sut, ref, delivery, db } = setup(1000, 100);
+      const at = new Date(NOW - 60_000);
+      for (let i = 0; i < 700; i++) delivery({ status: 'failed', createdAt: at });
+      const since = at.toISOString();
+      // 30 s at 50 ms apart: 600 turns.
+      expect(await sut.redeliverSince({ ...ref, since })).toEqual({ queued: 600, more: true });
+      await expect(sut.redeliverSince({ ...ref, since })).rejects.toThrow(new TooManyRequestsError('no room before the horizon', 1));
+      expect(db.tables.deliveries.filter((d) => d.status === 'failed')).toHaveLength(100);
+      // Once some have gone out, there is room again.
+      jest.setSystemTime(NOW + 5_000);
+      expect(await sut.redeliverSince({ ...ref, since })).toEqual({ queued: 100, more: false });
     });
 
     it("is a 409 for a disabled webhook and a 404 for another user's, changing nothing; counted against the user's allowance", async () => {

@@ -15,14 +15,17 @@ import { ConflictError, ResourceNotFoundError } from '@aas/problem-details';
 import { isUUID } from 'class-validator';
 import { WebhooksEnv } from '../config/webhooks.env';
 import { DeliveryEntity } from '../database/delivery.entity';
+import { BacklogFeeder } from '../delivery/backlog-feeder';
 import { DeliveryQueue } from '../delivery/delivery-queue';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { DeliveryHistoryStore } from './delivery-history.store';
 import { toDeliveryDto } from './delivery.mapper';
+import { RedeliveryPacing } from './redelivery-pacing';
 import { RequestedSendLimits } from './requested-send-limits';
 import { testEventBody } from './test-event';
 
 const DEFAULT_PAGE_SIZE = 50;
+const FLIP_SLICE = 100;
 
 /**
  * What users of webhook products keep asking for: the deliveries of a webhook with every attempt,
@@ -37,7 +40,9 @@ export class DeliveriesService {
     private readonly history: DeliveryHistoryStore,
     private readonly subscriptions: SubscriptionsService,
     private readonly queue: DeliveryQueue,
+    private readonly feeder: BacklogFeeder,
     private readonly limits: RequestedSendLimits,
+    private readonly pacing: RedeliveryPacing,
     config: ConfigService<WebhooksEnv, true>,
   ) {
     this.redeliverSinceMax = config.get('WEBHOOK_REDELIVER_SINCE_MAX', { infer: true });
@@ -88,9 +93,12 @@ export class DeliveriesService {
 
   /**
    * Every failed delivery of the webhook made at or after `since`, oldest first, up to
-   * WEBHOOK_REDELIVER_SINCE_MAX per request, made pending and queued; `more` says whether failed ones
-   * are left. Only failed deliveries are taken, so a request repeated (a double click) finds those it
-   * queued pending and queues nothing twice. Refused for a disabled webhook, which would cancel them all.
+   * WEBHOOK_REDELIVER_SINCE_MAX per request and as many as the user's pacing has room for, made pending
+   * and queued; `more` says whether failed ones are left. Only failed deliveries are taken, so a request repeated (a double click) finds those it
+   * queued pending and queues nothing twice. They are paced per user (RedeliveryPacing): each is due, and
+   * shows as next_attempt_at, at its turn, and is queued shortly before it (BacklogFeeder) as a backlog,
+   * behind every fresh delivery.
+   * Refused for a disabled webhook, which would cancel them all.
    */
   async redeliverSince(message: RedeliverSinceMessage): Promise<RedeliverSinceResponse> {
     const webhook = await this.subscriptions.find(message.user_id, message.agent_id, message.webhook_id);
@@ -99,10 +107,24 @@ export class DeliveriesService {
     }
     await this.limits.chargeRequestedSend(webhook.userId);
     const found = await this.history.failedSince(webhook.id, new Date(message.since), this.redeliverSinceMax + 1);
-    const pending = await this.history.markFailedPending(found.slice(0, this.redeliverSinceMax), new Date());
-    // A failed delivery's job is gone (or failed for good): each gets its own again.
-    await Promise.all(pending.map((id) => this.queue.ensureQueued(id)));
-    return { queued: pending.length, more: found.length > this.redeliverSinceMax };
+    const candidates = found.slice(0, this.redeliverSinceMax);
+    if (candidates.length === 0) return { queued: 0, more: false };
+    // Their turns are taken before they are made pending: those that get none stay failed, for a later request.
+    const sends = await this.pacing.reserve(webhook.userId, candidates.length);
+    const chosen = candidates.slice(0, sends.granted);
+    const more = found.length > chosen.length;
+    const now = Date.now();
+    const scheduled = chosen.map((id, i) => ({ id, dueAt: now + sends.firstDelayMs + i * sends.spacingMs }));
+    const pending = new Set<string>();
+    // A hundred rows a statement: one statement for hundreds held other tenants' commits behind its WAL.
+    for (let i = 0; i < scheduled.length; i += FLIP_SLICE) {
+      const slice = scheduled.slice(i, i + FLIP_SLICE).map(({ id, dueAt }) => ({ id, at: new Date(dueAt) }));
+      for (const id of await this.history.markFailedPending(slice)) pending.add(id);
+    }
+    const queued = scheduled.filter((s) => pending.has(s.id));
+    if (queued.length > 0) await this.feeder.feed(queued);
+    await this.pacing.release(webhook.userId, sends, queued.length);
+    return { queued: queued.length, more };
   }
 
   private async findDelivery(message: DeliveryRefMessage): Promise<DeliveryEntity> {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DeliveryAttemptEntity } from '../database/delivery-attempt.entity';
 import { DeliveryEntity } from '../database/delivery.entity';
 import { InMemoryDatabase } from '../database/in-memory-database.fake';
-import { DeliveryHistoryStore, DeliveryPage } from './delivery-history.store';
+import { DeliveryHistoryStore, DeliveryPage, ScheduledDelivery } from './delivery-history.store';
 
 /** Delivery history in memory (database/in-memory-database.fake.ts); left out of the build. */
 export class FakeDeliveryHistoryStore implements DeliveryHistoryStore {
@@ -43,9 +43,14 @@ export class FakeDeliveryHistoryStore implements DeliveryHistoryStore {
       .map((d) => d.id);
   }
 
-  async markFailedPending(deliveryIds: string[], at: Date): Promise<string[]> {
-    const flipped = this.db.tables.deliveries.filter((d) => deliveryIds.includes(d.id) && d.status === 'failed');
-    for (const delivery of flipped) Object.assign(delivery, { status: 'pending', finishedAt: null, nextAttemptAt: at, pendingSince: at });
-    return flipped.map((d) => d.id);
+  async markFailedPending(deliveries: ScheduledDelivery[]): Promise<string[]> {
+    const flipped: string[] = [];
+    for (const { id, at } of deliveries) {
+      const delivery = this.db.tables.deliveries.find((d) => d.id === id && d.status === 'failed');
+      if (!delivery) continue;
+      Object.assign(delivery, { status: 'pending', finishedAt: null, nextAttemptAt: at, pendingSince: at });
+      flipped.push(id);
+    }
+    return flipped;
   }
 }

@@ -30,8 +30,15 @@ export abstract class DeliveryHistoryStore {
   abstract failedSince(webhookId: string, since: Date, limit: number): Promise<string[]>;
 
   /**
-   * Makes those of the deliveries that are still failed pending again from `at` (as markPending), and
-   * answers their ids: of two requests for the same deliveries at once, each is made pending by one.
+   * Makes those of the deliveries that are still failed pending again, each due at its own time (as
+   * markPending), and answers their ids: of two requests for the same deliveries at once, each is made
+   * pending by one.
    */
-  abstract markFailedPending(deliveryIds: string[], at: Date): Promise<string[]>;
+  abstract markFailedPending(deliveries: ScheduledDelivery[]): Promise<string[]>;
+}
+
+/** A delivery and when it is due. */
+export interface ScheduledDelivery {
+  id: string;
+  at: Date;
 }

@@ -4,7 +4,7 @@ import { entityFromRow } from '@aas/platform';
 import { DataSource, In } from 'typeorm';
 import { DeliveryAttemptEntity } from '../database/delivery-attempt.entity';
 import { DeliveryEntity } from '../database/delivery.entity';
-import { DeliveryHistoryStore, DeliveryPage } from './delivery-history.store';
+import { DeliveryHistoryStore, DeliveryPage, ScheduledDelivery } from './delivery-history.store';
 
 /** Delivery history on PostgreSQL: `deliveries` by webhook (deliveries_webhook_idx), attempts by delivery. */
 @Injectable()
@@ -55,12 +55,13 @@ export class PostgresDeliveryHistoryStore extends DeliveryHistoryStore {
   }
 
   /** The status test is made again once a concurrent request's update commits, so the loser of the race makes nothing pending. */
-  async markFailedPending(deliveryIds: string[], at: Date): Promise<string[]> {
-    if (deliveryIds.length === 0) return [];
+  async markFailedPending(deliveries: ScheduledDelivery[]): Promise<string[]> {
+    if (deliveries.length === 0) return [];
     const [rows]: [{ id: string }[], number] = await this.dataSource.query(
-      `UPDATE deliveries SET status = 'pending', finished_at = NULL, next_attempt_at = $2, pending_since = $2
-        WHERE id = ANY($1::uuid[]) AND status = 'failed' RETURNING id`,
-      [deliveryIds, at],
+      `UPDATE deliveries d SET status = 'pending', finished_at = NULL, next_attempt_at = i.at, pending_since = i.at
+         FROM unnest($1::uuid[], $2::timestamptz[]) AS i(id, at)
+        WHERE d.id = i.id AND d.status = 'failed' RETURNING d.id`,
+      [deliveries.map((d) => d.id), deliveries.map((d) => d.at)],
     );
     return rows.map((row) => row.id);
   }
