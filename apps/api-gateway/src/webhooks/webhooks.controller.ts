@@ -148,7 +148,7 @@ export class WebhooksController {
   @ApiOperation({
     summary: 'Send every failed delivery of the webhook made since a time again, oldest first',
     description:
-      'At most WEBHOOK_REDELIVER_SINCE_MAX (1,000) per request; `more` says whether failed ones are left (ask again). Only failed deliveries are taken, so a repeated request queues nothing twice. 409 while the webhook is disabled. Counts against WEBHOOK_REQUESTED_SENDS_PER_USER_PER_MINUTE (429 over it).',
+      "At most WEBHOOK_REDELIVER_SINCE_MAX (1,000) per request, and as many as fit in the next 30 s of the user's bulk redeliveries, which go out WEBHOOK_REDELIVER_SINCE_PER_SECOND (20) a second, each due (next_attempt_at) at its turn; `more` says whether failed ones are left (ask again), and when none fit the answer is a 429 with Retry-After. Only failed deliveries are taken, so a repeated request queues nothing twice. 409 while the webhook is disabled. Counts against WEBHOOK_REQUESTED_SENDS_PER_USER_PER_MINUTE (429 over it).",
   })
   @ApiAcceptedResponse({ type: RedeliverSinceResponse })
   @ApiProblems(400, 401, 404, 409, 429)

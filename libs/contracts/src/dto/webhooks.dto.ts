@@ -236,7 +236,7 @@ export class RedeliverSinceResponse {
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Failed deliveries made pending again and queued by this request (oldest first)' })
   queued!: number;
 
-  @ApiProperty({ description: 'More failed deliveries since that time are left than one request queues; ask again to queue the next ones' })
+  @ApiProperty({ description: 'Failed deliveries since that time are left (past the bound of one request, or of the pacing); ask again to queue the next ones' })
   more!: boolean;
 }
 
