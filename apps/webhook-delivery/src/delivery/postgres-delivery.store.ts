@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { Batcher } from '@aas/platform';
 import { AttemptRecord, DeliveryStore, DeliveryToSend } from './delivery.store';
 import { attemptError, healthChanges } from './endpoint-health';
@@ -61,55 +61,21 @@ export class PostgresDeliveryStore extends DeliveryStore {
   }
 
   /**
-   * Many attempts in one transaction: their webhooks' health first, then the attempts and their
-   * deliveries. Webhook rows before delivery rows, as deleting a webhook (which cascades to its
-   * deliveries) locks them, so neither waits for the other in a cycle.
+   * Many attempts in one statement, so in one transaction, with their webhooks' health. An attempt is
+   * recorded only with the update of its delivery: a delivery deleted meanwhile (its webhook or agent was
+   * deleted) is skipped rather than failing the foreign key, and the update's row lock keeps it from
+   * going before the commit. The webhook rows are locked in id order (healthChanges sorts them), so two
+   * batches never wait for each other in a cycle, and only for the statement: a webhook that takes
+   * thousands of deliveries a second across processes serialises their batches' commits, not more. A
+   * webhook deleted at the same instant can deadlock with it (deleting locks the webhook, then its
+   * deliveries): PostgreSQL refuses one of the two, and a refused batch is retried item by item.
    */
   async recordAttempts(records: AttemptRecord[]): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
-      await this.updateHealth(manager, records);
-      await this.insertAttempts(manager, records);
-    });
-  }
-
-  /** One row per webhook of the batch, locked in id order (healthChanges sorts them); a webhook gone meanwhile is skipped. */
-  private async updateHealth(manager: EntityManager, records: AttemptRecord[]): Promise<void> {
-    const changes = healthChanges(records);
-    const column = <T>(pick: (c: (typeof changes)[number]) => T) => changes.map(pick);
-    await manager.query(
-      `WITH input AS (
-         SELECT * FROM unnest($1::uuid[], $2::bool[], $3::int[], $4::timestamptz[], $5::text[], $6::timestamptz[])
-           AS t(webhook_id, succeeded, failures, last_success_at, last_error, last_error_at)
-       ), locked AS (
-         SELECT w.id FROM webhooks w JOIN input i ON i.webhook_id = w.id ORDER BY w.id FOR NO KEY UPDATE OF w
-       )
-       UPDATE webhooks w
-          SET consecutive_failures = CASE WHEN i.succeeded THEN i.failures ELSE w.consecutive_failures + i.failures END,
-              last_success_at = greatest(w.last_success_at, i.last_success_at),
-              last_error = CASE WHEN i.last_error_at >= coalesce(w.last_error_at, '-infinity') THEN i.last_error ELSE w.last_error END,
-              last_error_at = greatest(w.last_error_at, i.last_error_at)
-         FROM input i JOIN locked l ON l.id = i.webhook_id
-        WHERE w.id = i.webhook_id`,
-      [
-        column((c) => c.webhookId),
-        column((c) => c.succeeded),
-        column((c) => c.failures),
-        column((c) => c.lastSuccessAt),
-        column((c) => c.lastError),
-        column((c) => c.lastErrorAt),
-      ],
-    );
-  }
-
-  /**
-   * An attempt is recorded only with the update of its delivery: a delivery deleted meanwhile (its
-   * webhook or agent was deleted) is skipped rather than failing the foreign key, and the update's row
-   * lock keeps it from going before the commit.
-   */
-  private async insertAttempts(manager: EntityManager, records: AttemptRecord[]): Promise<void> {
     const column = <T>(pick: (r: AttemptRecord) => T) => records.map(pick);
     const json = (value: Record<string, string> | null) => (value === null ? null : JSON.stringify(value));
-    await manager.query(
+    const health = healthChanges(records);
+    const healthColumn = <T>(pick: (c: (typeof health)[number]) => T) => health.map(pick);
+    await this.dataSource.query(
       `WITH input AS (
          SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::timestamptz[],
                               $10::text[], $11::text[])
@@ -121,6 +87,19 @@ export class PostgresDeliveryStore extends DeliveryStore {
            FROM input i
           WHERE d.id = i.delivery_id
          RETURNING d.id
+       ), health_input AS (
+         SELECT * FROM unnest($12::uuid[], $13::bool[], $14::int[], $15::timestamptz[], $16::text[], $17::timestamptz[])
+           AS t(webhook_id, succeeded, failures, last_success_at, last_error, last_error_at)
+       ), locked AS (
+         SELECT w.id FROM webhooks w JOIN health_input h ON h.webhook_id = w.id ORDER BY w.id FOR NO KEY UPDATE OF w
+       ), health AS (
+         UPDATE webhooks w
+            SET consecutive_failures = CASE WHEN h.succeeded THEN h.failures ELSE w.consecutive_failures + h.failures END,
+                last_success_at = greatest(w.last_success_at, h.last_success_at),
+                last_error = CASE WHEN h.last_error_at >= coalesce(w.last_error_at, '-infinity') THEN h.last_error ELSE w.last_error END,
+                last_error_at = greatest(w.last_error_at, h.last_error_at)
+           FROM health_input h JOIN locked l ON l.id = h.webhook_id
+          WHERE w.id = h.webhook_id
        )
        INSERT INTO delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error, response_body, request_headers, response_headers)
        SELECT i.delivery_id, i.attempt, i.started_at, i.duration_ms, i.status_code, i.error, i.response_body, i.request_headers::jsonb, i.response_headers::jsonb
@@ -137,6 +116,12 @@ export class PostgresDeliveryStore extends DeliveryStore {
         column((r) => (r.outcome.status === 'pending' ? r.outcome.nextAttemptAt : null)),
         column((r) => json(r.result.requestHeaders)),
         column((r) => json(r.result.responseHeaders)),
+        healthColumn((c) => c.webhookId),
+        healthColumn((c) => c.succeeded),
+        healthColumn((c) => c.failures),
+        healthColumn((c) => c.lastSuccessAt),
+        healthColumn((c) => c.lastError),
+        healthColumn((c) => c.lastErrorAt),
       ],
     );
   }
