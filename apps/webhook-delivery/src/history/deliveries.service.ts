@@ -94,11 +94,9 @@ export class DeliveriesService {
   /**
    * Every failed delivery of the webhook made at or after `since`, oldest first, up to
    * WEBHOOK_REDELIVER_SINCE_MAX per request and as many as the user's pacing has room for, made pending
-   * and queued; `more` says whether failed ones are left. Only failed deliveries are taken, so a request repeated (a double click) finds those it
-   * queued pending and queues nothing twice. They are paced per user (RedeliveryPacing): each is due, and
-   * shows as next_attempt_at, at its turn, and is queued shortly before it (BacklogFeeder) as a backlog,
-   * behind every fresh delivery.
-   * Refused for a disabled webhook, which would cancel them all.
+   * and queued; `more` says whether failed ones are left. Only failed deliveries are taken, so a request
+   * repeated (a double click) finds those it queued pending and queues nothing twice. Refused for a
+   * disabled webhook, which would cancel them all.
    */
   async redeliverSince(message: RedeliverSinceMessage): Promise<RedeliverSinceResponse> {
     const webhook = await this.subscriptions.find(message.user_id, message.agent_id, message.webhook_id);
@@ -109,12 +107,20 @@ export class DeliveriesService {
     const found = await this.history.failedSince(webhook.id, new Date(message.since), this.redeliverSinceMax + 1);
     const candidates = found.slice(0, this.redeliverSinceMax);
     if (candidates.length === 0) return { queued: 0, more: false };
-    // Their turns are taken before they are made pending: those that get none stay failed, for a later request.
-    const sends = await this.pacing.reserve(webhook.userId, candidates.length);
-    const chosen = candidates.slice(0, sends.granted);
-    const more = found.length > chosen.length;
+    const { queued, turns } = await this.redeliverPaced(webhook.userId, candidates);
+    return { queued, more: found.length > turns };
+  }
+
+  /**
+   * Takes the user's turns (RedeliveryPacing) before the deliveries are made pending, so those that get
+   * none stay failed for a later request; each is due, and shows as next_attempt_at, at its turn, and is
+   * queued shortly before it (BacklogFeeder), behind every fresh delivery. Turns after the last one used
+   * (a concurrent request took those deliveries) are given back.
+   */
+  private async redeliverPaced(userId: string, candidates: string[]): Promise<{ queued: number; turns: number }> {
+    const sends = await this.pacing.reserve(userId, candidates.length);
     const now = Date.now();
-    const scheduled = chosen.map((id, i) => ({ id, dueAt: now + sends.firstDelayMs + i * sends.spacingMs }));
+    const scheduled = candidates.slice(0, sends.granted).map((id, turn) => ({ id, turn, dueAt: now + sends.firstDelayMs + turn * sends.spacingMs }));
     const pending = new Set<string>();
     // A hundred rows a statement: one statement for hundreds held other tenants' commits behind its WAL.
     for (let i = 0; i < scheduled.length; i += FLIP_SLICE) {
@@ -123,8 +129,8 @@ export class DeliveriesService {
     }
     const queued = scheduled.filter((s) => pending.has(s.id));
     if (queued.length > 0) await this.feeder.feed(queued);
-    await this.pacing.release(webhook.userId, sends, queued.length);
-    return { queued: queued.length, more };
+    await this.pacing.release(userId, sends, queued.length === 0 ? 0 : queued[queued.length - 1].turn + 1);
+    return { queued: queued.length, turns: sends.granted };
   }
 
   private async findDelivery(message: DeliveryRefMessage): Promise<DeliveryEntity> {

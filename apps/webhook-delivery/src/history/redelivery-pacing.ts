@@ -81,7 +81,7 @@ export class RedeliveryPacing {
     return { firstDelayMs, spacingMs: this.spacingMs, granted, end };
   }
 
-  /** Only `used` of the reservation's sends were queued (a concurrent request took the others): the rest are free again. */
+  /** Only the reservation's first `used` turns are used (a concurrent request took the deliveries of the others): the rest are free again. */
   async release(userId: string, sends: PacedSends, used: number): Promise<void> {
     if (used === sends.granted) return;
     await this.redis.eval(RELEASE, 1, this.key(userId), sends.end, sends.end - (sends.granted - used) * this.spacingMs);
