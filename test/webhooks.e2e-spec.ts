@@ -54,7 +54,7 @@ describe('Webhooks', () => {
     const path = `/v1/agents/${agentId}/webhooks/${id}`;
 
     const got = await http(base, 'GET', path, { key: KEY });
-    expect(Object.keys(got.body).sort()).toEqual(['agent_id', 'created_at', 'events', 'status', 'updated_at', 'url', 'user_id', 'webhook_id']);
+    expect(Object.keys(got.body).sort()).toEqual(['agent_id', 'created_at', 'events', 'health', 'status', 'updated_at', 'url', 'user_id', 'webhook_id']);
     expect(JSON.stringify((await http(base, 'GET', `/v1/agents/${agentId}/webhooks`, { key: KEY })).body)).not.toContain(
       created.body.signing_secret,
     );
@@ -235,25 +235,50 @@ describe('Webhook SSRF protection', () => {
     await receiver.close();
   });
 
-  it('refuses to deliver to loopback addresses, by literal IP and by name, recording why', async () => {
+  it('refuses a loopback URL at creation and at update, by literal IP and by a name resolving only to loopback, saying why', async () => {
     const base = system.url();
     const agentId = (await http(base, 'POST', '/v1/agents', { key: KEY, body: {} })).body.agent.agent_id;
     const port = new URL(receiverUrl).port;
-    for (const url of [`${receiverUrl}/ip`, `http://localhost:${port}/name`]) {
-      expect((await http(base, 'POST', `/v1/agents/${agentId}/webhooks`, { key: KEY, body: { url, events: ['run.started'] } })).status).toBe(201);
+    const webhooks = `/v1/agents/${agentId}/webhooks`;
+    for (const [url, why] of [
+      [`${receiverUrl}/ip`, /url: 127\.0\.0\.1 is not a public address; this installation does not call loopback, private, link-local/],
+      [`http://localhost:${port}/name`, /url: the host localhost resolves to (127\.0\.0\.1|::1), which is not a public address/],
+      ['http://[::ffff:10.0.0.1]/mapped', /url: ::ffff:a00:1 is not a public address/],
+    ] as const) {
+      const refused = await http(base, 'POST', webhooks, { key: KEY, body: { url, events: ['run.started'] } });
+      expectProblem(refused, 400);
+      expect(refused.body.detail).toMatch(why);
+      expect(refused.body.errors).toEqual([{ field: 'url', message: expect.stringMatching(why) }]);
     }
-    await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body: { skip_deploy_check: true } });
+    // A name that does not resolve now is not held against the URL: the check at connect time stands.
+    const created = await http(base, 'POST', webhooks, { key: KEY, body: { url: 'https://receiver.invalid/hook', events: ['run.started'] } });
+    expect(created.status).toBe(201);
+    const patched = await http(base, 'PATCH', `${webhooks}/${created.body.webhook_id}`, { key: KEY, body: { url: 'http://169.254.169.254/latest' } });
+    expectProblem(patched, 400);
+    expect((await http(base, 'GET', webhooks, { key: KEY })).body.webhooks.map((w: { url: string }) => w.url)).toEqual(['https://receiver.invalid/hook']);
+  });
+
+  it('refuses to deliver to a host that resolves to loopback by the time it connects, once: failed, not retried, saying why', async () => {
+    const base = system.url();
+    const agentId = (await http(base, 'POST', '/v1/agents', { key: KEY, body: {} })).body.agent.agent_id;
+    const port = new URL(receiverUrl).port;
+    const webhook = await http(base, 'POST', `/v1/agents/${agentId}/webhooks`, { key: KEY, body: { url: 'https://receiver.invalid/hook', events: ['run.started'] } });
     const pg = new Client({ connectionString: system.infra.databaseUrl });
     await pg.connect();
     try {
-      const attempts = await eventually(
-        async () => (await pg.query(`SELECT error, status_code FROM webhooks.delivery_attempts`)).rows,
-        (rows) => rows.length >= 2,
-      );
-      for (const a of attempts) {
-        expect(a.status_code).toBeNull();
-        expect(a.error).toMatch(/refused/);
-      }
+      // What DNS changing after creation looks like to the worker: the name now resolves to loopback.
+      await pg.query(`UPDATE webhooks.webhooks SET url = $1 WHERE id = $2`, [`http://localhost:${port}/rebound`, webhook.body.webhook_id]);
+      await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body: { skip_deploy_check: true } });
+      const deliveries = `/v1/agents/${agentId}/webhooks/${webhook.body.webhook_id}/deliveries`;
+      const [failed] = await eventually(async () => (await http(base, 'GET', deliveries, { key: KEY })).body.deliveries, (d) => d[0]?.status === 'failed');
+      // WEBHOOK_RETRY_DELAYS is 100ms: a retry would have come by now.
+      await sleep(400);
+      const [after] = (await http(base, 'GET', deliveries, { key: KEY })).body.deliveries;
+      expect(after.attempts).toHaveLength(1);
+      expect(failed.attempts[0]).toMatchObject({ status_code: null, response_headers: null });
+      expect(failed.attempts[0].error).toMatch(/^refused: webhook host localhost resolves to .*, which is not a public address; not retried: /);
+      const { health } = (await http(base, 'GET', `/v1/agents/${agentId}/webhooks/${webhook.body.webhook_id}`, { key: KEY })).body;
+      expect(health).toMatchObject({ consecutive_failures: 1, last_error: failed.attempts[0].error, last_success_at: null });
     } finally {
       await pg.end();
     }

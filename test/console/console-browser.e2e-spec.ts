@@ -245,6 +245,10 @@ describe('The console in a browser', () => {
     await eventually('the redelivery', () => receiver.on('/hook').length, (n) => n === 2);
     await delivery.getByText('Attempt 2: 204').waitFor();
     expect(receiver.deliveryIds()[0]).toBe(receiver.deliveryIds()[1]);
+    // The webhook's card shows its endpoint's health (issue #25).
+    await page.goto(`${agentUrl}/webhooks`);
+    await page.getByTestId('webhook-health').getByText('Healthy.').waitFor();
+    expect(await page.getByTestId('webhook-health').textContent()).toMatch(/^Healthy\. Last delivered \d+ seconds? ago\.$/);
   });
 
   it('shows the agents with their workspaces, usable at phone width', async () => {

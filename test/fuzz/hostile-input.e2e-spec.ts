@@ -127,6 +127,8 @@ describe('Hostile input to every endpoint (fuzz)', () => {
         BackfillScheduleRequest: () => ({ from: '2026-01-01T00:00:00Z', to: '2026-01-01T00:00:00Z' }),
         CreateWebhookRequest: () => ({ url: 'https://hooks.example.com/fuzz', events: ['run.completed'] }),
         UpdateWebhookRequest: () => ({}),
+        SendTestEventRequest: () => ({}),
+        RedeliverSinceRequest: () => ({ since: '2026-01-01T00:00:00Z' }),
         PreviewScheduleRequest: () => ({ cron: '0 0 9 ? * MON-FRI *', timezone: 'Europe/Berlin' }),
         // No user can sign in (the bootstrap user has no password), so setup is open, but this token is not the one.
         ConsoleSetupRequest: () => ({ setup_token: 'aas_setup_not-the-token', email: 'fuzz@example.test', password: 'fuzz password 123' }),
@@ -136,6 +138,8 @@ describe('Hostile input to every endpoint (fuzz)', () => {
         'POST /v1/console/setup': [401],
         'POST /v1/console/login': [401],
         'GET /v1/console/session': [401],
+        // A fuzzed PATCH may have disabled the fixture webhook meanwhile: its failed deliveries are then a 409.
+        'POST /v1/agents/{agent_id}/webhooks/{webhook_id}/deliveries/redeliver': [202, 409],
       },
     };
   }

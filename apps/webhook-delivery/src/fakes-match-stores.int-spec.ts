@@ -13,6 +13,7 @@ import { fakeWebhooksConfig } from './config/webhooks-config.fake';
 import { InMemoryDatabase } from './database/in-memory-database.fake';
 import { WEBHOOKS_SCHEMA } from './database/webhooks-schema';
 import { DeliveryMetrics } from './delivery/delivery-metrics';
+import { BacklogFeeder } from './delivery/backlog-feeder';
 import { DeliveryQueue } from './delivery/delivery-queue';
 import { FakeDeliveryQueue } from './delivery/delivery-queue.fake';
 import { DeliveryProcessor } from './delivery/delivery.processor';
@@ -21,6 +22,12 @@ import { FakeDeliveryStore } from './delivery/delivery.store.fake';
 import { PostgresDeliveryStore } from './delivery/postgres-delivery.store';
 import { EndpointGate } from './fairness/endpoint-gate';
 import { FakeEndpointGate } from './fairness/endpoint-gate.fake';
+import { FakeHostLookup } from './outbound/host-lookup.fake';
+import { WebhookUrlCheck } from './outbound/webhook-url-check';
+import { RequestedSendLimits } from './history/requested-send-limits';
+import { FakeRequestedSendLimits } from './history/requested-send-limits.fake';
+import { RedeliveryPacing } from './history/redelivery-pacing';
+import { FakeRedeliveryPacing } from './history/redelivery-pacing.fake';
 import { FanOutStore } from './fan-out/fan-out.store';
 import { FakeFanOutStore } from './fan-out/fan-out.store.fake';
 import { PostgresFanOutStore } from './fan-out/postgres-fan-out.store';
@@ -55,13 +62,22 @@ const KEY = Buffer.alloc(32, 5).toString('base64');
 
 /** The services of webhook-delivery on one set of stores; what is not PostgreSQL (agents-service, Redis, receivers) is faked alike on both. */
 function servicesOn(stores: Stores) {
-  const config = fakeWebhooksConfig({ QUOTA_WEBHOOKS_PER_AGENT: 2, WEBHOOK_RETRY_DELAYS: '5s,5m' });
+  const config = fakeWebhooksConfig({ QUOTA_WEBHOOKS_PER_AGENT: 2, WEBHOOK_RETRY_DELAYS: '5s,5m', WEBHOOK_REDELIVER_SINCE_MAX: 1 });
   const agents = new FakeOwnedAgents();
   const queue = new FakeDeliveryQueue();
   const sender = new FakeWebhookSender();
   const secrets = new SigningSecrets(new SecretBox(KEY));
   const asQueue = queue as unknown as DeliveryQueue;
-  const subscriptions = new SubscriptionsService(stores.webhooks, stores.transactions, agents as unknown as OwnedAgents, secrets, new WebhookQuota(stores.webhooks, config));
+  const gate = new FakeEndpointGate() as unknown as EndpointGate;
+  const subscriptions = new SubscriptionsService(
+    stores.webhooks,
+    stores.transactions,
+    agents as unknown as OwnedAgents,
+    secrets,
+    new WebhookQuota(stores.webhooks, config),
+    new WebhookUrlCheck(new FakeHostLookup(), config),
+    gate,
+  );
   const processor = new DeliveryProcessor(
     stores.deliveries,
     sender as unknown as WebhookSender,
@@ -70,7 +86,7 @@ function servicesOn(stores: Stores) {
     {} as QueueWorkersDrain,
     new DeliveryMetrics(new Registry()),
     asQueue,
-    new FakeEndpointGate() as unknown as EndpointGate,
+    gate,
   );
   return {
     agents,
@@ -79,7 +95,15 @@ function servicesOn(stores: Stores) {
     subscriptions,
     processor,
     consumer: new WebhookEventsConsumer(stores.fanOut, stores.webhooks, asQueue),
-    history: new DeliveriesService(stores.history, subscriptions, asQueue),
+    history: new DeliveriesService(
+      stores.history,
+      subscriptions,
+      asQueue,
+      new BacklogFeeder(asQueue),
+      new FakeRequestedSendLimits() as unknown as RequestedSendLimits,
+      new FakeRedeliveryPacing() as unknown as RedeliveryPacing,
+      config,
+    ),
     sweep: new DeliverySweep(stores.lost, asQueue),
   };
 }
@@ -245,6 +269,45 @@ describe('the fakes of the webhook-delivery stores', () => {
         flaky: await history(flaky),
         webhooks,
         swept,
+      };
+    }));
+
+  it('health, test events, one delivery, and redelivering the failed ones since a time', () =>
+    same(async (s, { user, agent, run }) => {
+      s.agents.own(user, agent, 1);
+      const hook = await s.subscriptions.create({ user_id: user, agent_id: agent, url: 'https://receiver.example.com/hook', events: [EventNames.RunCompleted] } as CreateWebhookMessage);
+      const ref = { user_id: user, agent_id: agent, webhook_id: hook.webhook_id };
+      const health = async () => {
+        const { consecutive_failures, last_error, last_success_at, disabled_reason } = (await s.subscriptions.get(user, agent, hook.webhook_id)).health;
+        return [consecutive_failures, last_error, last_success_at !== null, disabled_reason];
+      };
+      const since = new Date(Date.now() - 1_000).toISOString();
+      for (const n of [1, 2]) await s.consumer.process(lifecycleJob(`${run}-${n}`, agent, EventNames.RunCompleted, 1));
+      const [second, first] = (await s.history.list(ref)).deliveries;
+      s.sender.answer(500).answer(503);
+      await deliver(s, first.delivery_id);
+      await deliver(s, second.delivery_id);
+      const afterFailures = await health();
+      // Out of retries ('5s,5m'): both fail for good on their third attempt, a 502 and a refused address.
+      s.sender.answer(502).answer(502).answer(502).refuseAddress();
+      for (const id of [first.delivery_id, second.delivery_id, first.delivery_id, second.delivery_id]) await deliver(s, id);
+      const failed = (await s.history.list(ref)).deliveries.map((d) => [d.status, d.attempts.map((a) => a.error)]);
+
+      const test = await s.history.sendTest({ ...ref, event: EventNames.RunStarted });
+      await deliver(s, test.delivery_id);
+      const tested = await s.history.get({ ...ref, delivery_id: test.delivery_id });
+      const afterRecovery = await health();
+
+      const bulk = [await s.history.redeliverSince({ ...ref, since }), await s.history.redeliverSince({ ...ref, since }), await s.history.redeliverSince({ ...ref, since })];
+      s.sender.answer(410);
+      await deliver(s, first.delivery_id);
+      return {
+        afterFailures,
+        failed,
+        tested: [tested.test, tested.status, tested.event, tested.attempts.map((a) => [a.status_code, Object.keys(a.request_headers ?? {}).length > 0])],
+        afterRecovery,
+        bulk,
+        gone: await health(),
       };
     }));
 });

@@ -84,6 +84,9 @@ export const WebhooksPatterns = {
   DeleteWebhook: 'webhooks.webhooks.delete',
   ListDeliveries: 'webhooks.deliveries.list',
   Redeliver: 'webhooks.deliveries.redeliver',
+  GetDelivery: 'webhooks.deliveries.get',
+  RedeliverSince: 'webhooks.deliveries.redeliver-since',
+  SendTestEvent: 'webhooks.deliveries.test',
 } as const;
 
 /** The services behind the gateway, by the health pattern readiness asks. */

@@ -473,7 +473,10 @@ export interface paths {
         /** The agent's webhooks (signing secrets are never shown) */
         get: operations["WebhooksController_list"];
         put?: never;
-        /** Subscribe a URL to run lifecycle events; the signing secret is returned only here */
+        /**
+         * Subscribe a URL to run lifecycle events; the signing secret is returned only here
+         * @description A URL this installation would refuse to call (a non-public address, or a host resolving to one, while private networks are not allowed) is a 400 saying why.
+         */
         post: operations["WebhooksController_create"];
         delete?: never;
         options?: never;
@@ -496,7 +499,7 @@ export interface paths {
         delete: operations["WebhooksController_delete"];
         options?: never;
         head?: never;
-        /** Change url, events or status; only the fields given change */
+        /** Change url, events or status; only the fields given change; a new url is checked as at creation */
         patch: operations["WebhooksController_update"];
         trace?: never;
     };
@@ -509,6 +512,63 @@ export interface paths {
         };
         /** A webhook's deliveries, newest first, each with every attempt */
         get: operations["WebhooksController_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agent_id}/webhooks/{webhook_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signed sample of a run event to the webhook now, once (also to a disabled webhook)
+         * @description The delivery is queued and answered pending; its attempt appears in the delivery history. At most WEBHOOK_TEST_EVENTS_PER_MINUTE (5) per webhook, and WEBHOOK_REQUESTED_SENDS_PER_USER_PER_MINUTE (30) test events and bulk redeliveries per user, per minute: over either a 429 with Retry-After.
+         */
+        post: operations["WebhooksController_sendTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agent_id}/webhooks/{webhook_id}/deliveries/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send every failed delivery of the webhook made since a time again, oldest first
+         * @description At most WEBHOOK_REDELIVER_SINCE_MAX (1,000) per request, and as many as fit in the next 30 s of the user's bulk redeliveries, which go out WEBHOOK_REDELIVER_SINCE_PER_SECOND (20) a second, each due (next_attempt_at) at its turn; `more` says whether failed ones are left (ask again), and when none fit the answer is a 429 with Retry-After. Only failed deliveries are taken, so a repeated request queues nothing twice. 409 while the webhook is disabled. Counts against WEBHOOK_REQUESTED_SENDS_PER_USER_PER_MINUTE (429 over it).
+         */
+        post: operations["WebhooksController_redeliverSince"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agent_id}/webhooks/{webhook_id}/deliveries/{delivery_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One delivery, with every attempt */
+        get: operations["WebhooksController_delivery"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1120,6 +1180,32 @@ export interface components {
             /** @description The next 5 fire times, epoch ms */
             upcoming: number[];
         };
+        WebhookHealthDto: {
+            /** @description Attempts in a row that did not get a 2xx (0 after a success) */
+            consecutive_failures: number;
+            /**
+             * Format: date-time
+             * @description When an attempt last got a 2xx
+             */
+            last_success_at: string | null;
+            /** @description The last failed attempt's error, e.g. `HTTP 503 Service Unavailable` or `ECONNREFUSED: …` */
+            last_error: string | null;
+            /**
+             * Format: date-time
+             * @description When that attempt was made
+             */
+            last_error_at: string | null;
+            /**
+             * Format: date-time
+             * @description While the webhook's circuit breaker is open: when it next lets one attempt through; until then its deliveries wait unattempted
+             */
+            circuit_open_until: string | null;
+            /**
+             * @description While disabled: receiver_gone (it answered 410 Gone) or disabled_by_owner (PATCH status disabled)
+             * @enum {string|null}
+             */
+            disabled_reason: "receiver_gone" | "disabled_by_owner" | null;
+        };
         WebhookDto: {
             /** Format: uuid */
             webhook_id: string;
@@ -1135,6 +1221,8 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description An addition to the contract: how its endpoint has been doing */
+            health: components["schemas"]["WebhookHealthDto"];
         };
         WebhookListResponse: {
             webhooks: components["schemas"]["WebhookDto"][];
@@ -1174,8 +1262,16 @@ export interface components {
             duration_ms: number;
             status_code?: number | null;
             error?: string | null;
-            /** @description The first 2 KiB of the response body */
+            /** @description The first 2,048 characters of the response body (at most 6 KiB of it is read) */
             response_body?: string | null;
+            /** @description The headers sent, signatures included (never the secret); null for attempts recorded before they were kept */
+            request_headers: {
+                [key: string]: string;
+            } | null;
+            /** @description The response's headers, names in lower case (at most 32, each value cut to 512 characters); null when there was no answer */
+            response_headers: {
+                [key: string]: string;
+            } | null;
         };
         DeliveryDto: {
             /**
@@ -1196,10 +1292,33 @@ export interface components {
             /** Format: date-time */
             next_attempt_at?: string | null;
             attempts: components["schemas"]["DeliveryAttemptDto"][];
+            /** @description A test event (POST …/test): a sample body, sent once, never retried */
+            test: boolean;
         };
         DeliveryListResponse: {
             deliveries: components["schemas"]["DeliveryDto"][];
             total: number;
+        };
+        SendTestEventRequest: {
+            /**
+             * @description The event to send a sample of; the webhook's first event when absent
+             * @enum {string}
+             */
+            event?: "run.started" | "run.completed" | "run.failed" | "run.stopped" | "run.paused";
+        };
+        RedeliverSinceRequest: {
+            /**
+             * Format: date-time
+             * @description Failed deliveries made at or after this instant (ISO 8601) are sent again
+             * @example 2026-11-01T00:00:00Z
+             */
+            since: string;
+        };
+        RedeliverSinceResponse: {
+            /** @description Failed deliveries made pending again and queued by this request (oldest first) */
+            queued: number;
+            /** @description Failed deliveries since that time are left (past the bound of one request, or of the pacing); ask again to queue the next ones */
+            more: boolean;
         };
         TriggerDto: {
             /** Format: uuid */
@@ -3693,6 +3812,207 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Any other error, as Problem Details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+        };
+    };
+    WebhooksController_sendTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendTestEventRequest"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryDto"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Any other error, as Problem Details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+        };
+    };
+    WebhooksController_redeliverSince: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RedeliverSinceRequest"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedeliverSinceResponse"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Any other error, as Problem Details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+        };
+    };
+    WebhooksController_delivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+                webhook_id: string;
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryDto"];
                 };
             };
             /** @description Unauthorized */

@@ -14,6 +14,9 @@ import {
   DeliveryDto,
   DeliveryListResponse,
   ListDeliveriesQuery,
+  RedeliverSinceRequest,
+  RedeliverSinceResponse,
+  SendTestEventRequest,
   UpdateWebhookRequest,
   WebhookDto,
   WebhookListResponse,
@@ -39,7 +42,10 @@ export class WebhooksController {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ summary: 'Subscribe a URL to run lifecycle events; the signing secret is returned only here' })
+  @ApiOperation({
+    summary: 'Subscribe a URL to run lifecycle events; the signing secret is returned only here',
+    description: 'A URL this installation would refuse to call (a non-public address, or a host resolving to one, while private networks are not allowed) is a 400 saying why.',
+  })
   @ApiCreatedResponse({ type: CreatedWebhookDto })
   @ApiProblems(400, 401, 404, 422)
   create(
@@ -65,7 +71,7 @@ export class WebhooksController {
   }
 
   @Patch(':webhook_id')
-  @ApiOperation({ summary: 'Change url, events or status; only the fields given change' })
+  @ApiOperation({ summary: 'Change url, events or status; only the fields given change; a new url is checked as at creation' })
   @ApiOkResponse({ type: WebhookDto })
   @ApiProblems(400, 401, 404)
   update(
@@ -110,6 +116,70 @@ export class WebhooksController {
     return this.services.request(
       WebhooksPatterns.ListDeliveries,
       { ...query, user_id: userId, agent_id: agentId, webhook_id: webhookId },
+      requestId,
+    );
+  }
+
+  @Post(':webhook_id/test')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Send a signed sample of a run event to the webhook now, once (also to a disabled webhook)',
+    description:
+      'The delivery is queued and answered pending; its attempt appears in the delivery history. At most WEBHOOK_TEST_EVENTS_PER_MINUTE (5) per webhook, and WEBHOOK_REQUESTED_SENDS_PER_USER_PER_MINUTE (30) test events and bulk redeliveries per user, per minute: over either a 429 with Retry-After.',
+  })
+  @ApiAcceptedResponse({ type: DeliveryDto })
+  @ApiProblems(400, 401, 404, 429)
+  sendTest(
+    @CallerId() userId: string,
+    @RequestId() requestId: string,
+    @Param('agent_id') agentId: string,
+    @Param('webhook_id') webhookId: string,
+    @Body() body: SendTestEventRequest,
+  ): Promise<DeliveryDto> {
+    return this.services.request(
+      WebhooksPatterns.SendTestEvent,
+      { ...body, user_id: userId, agent_id: agentId, webhook_id: webhookId },
+      requestId,
+    );
+  }
+
+  @Post(':webhook_id/deliveries/redeliver')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Send every failed delivery of the webhook made since a time again, oldest first',
+    description:
+      "At most WEBHOOK_REDELIVER_SINCE_MAX (1,000) per request, and as many as fit in the next 30 s of the user's bulk redeliveries, which go out WEBHOOK_REDELIVER_SINCE_PER_SECOND (20) a second, each due (next_attempt_at) at its turn; `more` says whether failed ones are left (ask again), and when none fit the answer is a 429 with Retry-After. Only failed deliveries are taken, so a repeated request queues nothing twice. 409 while the webhook is disabled. Counts against WEBHOOK_REQUESTED_SENDS_PER_USER_PER_MINUTE (429 over it).",
+  })
+  @ApiAcceptedResponse({ type: RedeliverSinceResponse })
+  @ApiProblems(400, 401, 404, 409, 429)
+  redeliverSince(
+    @CallerId() userId: string,
+    @RequestId() requestId: string,
+    @Param('agent_id') agentId: string,
+    @Param('webhook_id') webhookId: string,
+    @Body() body: RedeliverSinceRequest,
+  ): Promise<RedeliverSinceResponse> {
+    return this.services.request(
+      WebhooksPatterns.RedeliverSince,
+      { ...body, user_id: userId, agent_id: agentId, webhook_id: webhookId },
+      requestId,
+    );
+  }
+
+  @Get(':webhook_id/deliveries/:delivery_id')
+  @ApiOperation({ summary: 'One delivery, with every attempt' })
+  @ApiOkResponse({ type: DeliveryDto })
+  @ApiProblems(401, 404)
+  delivery(
+    @CallerId() userId: string,
+    @RequestId() requestId: string,
+    @Param('agent_id') agentId: string,
+    @Param('webhook_id') webhookId: string,
+    @Param('delivery_id') deliveryId: string,
+  ): Promise<DeliveryDto> {
+    return this.services.request(
+      WebhooksPatterns.GetDelivery,
+      { user_id: userId, agent_id: agentId, webhook_id: webhookId, delivery_id: deliveryId },
       requestId,
     );
   }

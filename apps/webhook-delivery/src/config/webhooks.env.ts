@@ -71,6 +71,30 @@ export class WebhooksEnv extends ServiceEnv {
   @AtLeastSetting('WEBHOOK_CIRCUIT_COOLDOWN_MS')
   WEBHOOK_CIRCUIT_MAX_COOLDOWN_MS: number = 600_000;
 
+  /** Test events one webhook may be sent per minute (POST …/test), across every replica; more is a 429. 0 turns the limit off. */
+  @IsInt({ message: 'WEBHOOK_TEST_EVENTS_PER_MINUTE must be an integer' })
+  @Min(0)
+  @Max(10_000)
+  WEBHOOK_TEST_EVENTS_PER_MINUTE: number = 5;
+
+  /** Test events and bulk redeliveries one user may ask for per minute, all of their webhooks together; more is a 429. 0: no limit. */
+  @IsInt({ message: 'WEBHOOK_REQUESTED_SENDS_PER_USER_PER_MINUTE must be an integer' })
+  @Min(0)
+  @Max(100_000)
+  WEBHOOK_REQUESTED_SENDS_PER_USER_PER_MINUTE: number = 30;
+
+  /** Failed deliveries one "redeliver every failed delivery since" request queues at most; the answer says when more are left. */
+  @IsInt({ message: 'WEBHOOK_REDELIVER_SINCE_MAX must be an integer' })
+  @Min(1)
+  @Max(10_000)
+  WEBHOOK_REDELIVER_SINCE_MAX: number = 1000;
+
+  /** Bulk-redelivered deliveries of one user that come due per second, however many requests asked for them. */
+  @IsInt({ message: 'WEBHOOK_REDELIVER_SINCE_PER_SECOND must be an integer' })
+  @Min(1)
+  @Max(1000)
+  WEBHOOK_REDELIVER_SINCE_PER_SECOND: number = 20;
+
   /** Webhooks one agent may have (active and disabled); more is a 422 quota-exceeded. 0 turns the quota off. */
   @IsInt({ message: 'QUOTA_WEBHOOKS_PER_AGENT must be an integer' })
   @Min(0)

@@ -25,4 +25,12 @@ export class DeliveryAttemptEntity {
 
   @Column({ name: 'response_body', type: 'text', nullable: true })
   responseBody!: string | null;
+
+  /** The headers sent (signatures included; the secret never is); null for attempts recorded before they were kept. */
+  @Column({ name: 'request_headers', type: 'jsonb', nullable: true })
+  requestHeaders!: Record<string, string> | null;
+
+  /** The answer's headers, bounded (webhook-sender.ts); null when there was no answer. */
+  @Column({ name: 'response_headers', type: 'jsonb', nullable: true })
+  responseHeaders!: Record<string, string> | null;
 }

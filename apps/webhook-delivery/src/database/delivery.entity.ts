@@ -25,6 +25,10 @@ export class DeliveryEntity {
   @Column({ type: 'text' })
   status!: DeliveryStatus;
 
+  /** A test event (POST …/test): a sample body, one attempt, never retried. */
+  @Column({ type: 'boolean' })
+  test!: boolean;
+
   @Column({ name: 'attempt_count', type: 'integer' })
   attemptCount!: number;
 

@@ -1,4 +1,4 @@
-import { WebhookStatus } from '@aas/contracts';
+import { WebhookDisabledReason, WebhookStatus } from '@aas/contracts';
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 @Entity({ name: 'webhooks' })
@@ -28,6 +28,24 @@ export class WebhookEntity {
   /** The signing secret, encrypted with WEBHOOK_SECRET_KEY (SecretBox); never returned after creation. */
   @Column({ name: 'secret_sealed', type: 'text' })
   secretSealed!: string;
+
+  /** Attempts in a row without a 2xx; 0 after a success. */
+  @Column({ name: 'consecutive_failures', type: 'integer' })
+  consecutiveFailures!: number;
+
+  @Column({ name: 'last_success_at', type: 'timestamptz', nullable: true })
+  lastSuccessAt!: Date | null;
+
+  /** The last failed attempt's error as the health object shows it. */
+  @Column({ name: 'last_error', type: 'text', nullable: true })
+  lastError!: string | null;
+
+  @Column({ name: 'last_error_at', type: 'timestamptz', nullable: true })
+  lastErrorAt!: Date | null;
+
+  /** Set while disabled; null while active. */
+  @Column({ name: 'disabled_reason', type: 'text', nullable: true })
+  disabledReason!: WebhookDisabledReason | null;
 
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

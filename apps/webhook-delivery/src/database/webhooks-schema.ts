@@ -5,6 +5,7 @@ import { CreateWebhooks1763900000000 } from './migrations/1763900000000-create-w
 import { PendingDeliveriesIndex1763950000000 } from './migrations/1763950000000-pending-deliveries-index';
 import { WebhookAgentGeneration1764200000000 } from './migrations/1764200000000-webhook-agent-generation';
 import { DeliveryPendingSince1764300000000 } from './migrations/1764300000000-delivery-pending-since';
+import { WebhookHealth1764400000000 } from './migrations/1764400000000-webhook-health';
 import { DeliveryChains1764424000000 } from './migrations/1764424000000-delivery-chains';
 import { WebhookEntity } from './webhook.entity';
 
@@ -16,6 +17,7 @@ export const WEBHOOKS_SCHEMA: SchemaDefinition = {
     PendingDeliveriesIndex1763950000000,
     WebhookAgentGeneration1764200000000,
     DeliveryPendingSince1764300000000,
+    WebhookHealth1764400000000,
     DeliveryChains1764424000000,
   ],
 };

@@ -3,6 +3,13 @@ import { withRequestId } from '@aas/platform';
 import { JobsOptions } from 'bullmq';
 
 /**
+ * A backlog's job waits behind every job without a priority (BullMQ serves those first): a delivery
+ * deferred by its endpoint's limits or circuit, and a bulk redelivery's, so neither queues ahead of
+ * anyone's fresh deliveries.
+ */
+export const DEFERRED_JOB_PRIORITY = 1;
+
+/**
  * A job that sends a delivery; by default under the delivery's id, so queuing a delivery that is
  * already queued (a re-processed lifecycle event) adds nothing.
  *

@@ -2,7 +2,10 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
 import { DeliveryJobData, QueueNames } from '@aas/contracts';
 import { JobState, Queue } from 'bullmq';
-import { deliveryJob } from './delivery-job';
+import { DEFERRED_JOB_PRIORITY, deliveryJob } from './delivery-job';
+
+/** Jobs of a backlog added to Redis in one MULTI, which holds Redis for everyone while it runs. */
+const BACKLOG_SLICE = 50;
 
 /** Job states in which a delivery's job is still going to send it. */
 const LIVE: ReadonlySet<JobState | 'unknown'> = new Set<JobState>(['waiting', 'prioritized', 'waiting-children', 'delayed', 'active']);
@@ -23,6 +26,19 @@ export class DeliveryQueue {
    */
   async queueNew(deliveryIds: string[]): Promise<void> {
     await this.queue.addBulk(deliveryIds.map((id) => deliveryJob(id)));
+  }
+
+  /**
+   * Queues deliveries as a backlog: behind every fresh delivery (a priority), each after its own delay.
+   * Each on its own job, as queueNew: one whose id is still held by a failed job is left to the
+   * lost-delivery sweep.
+   */
+  async queueBacklog(deliveries: Array<{ id: string; delayMs: number }>): Promise<void> {
+    const jobs = deliveries.map(({ id, delayMs }) => {
+      const job = deliveryJob(id);
+      return { ...job, opts: { ...job.opts, priority: DEFERRED_JOB_PRIORITY, delay: Math.max(0, Math.round(delayMs)) } };
+    });
+    for (let i = 0; i < jobs.length; i += BACKLOG_SLICE) await this.queue.addBulk(jobs.slice(i, i + BACKLOG_SLICE));
   }
 
   /**

@@ -182,7 +182,7 @@ describe(DeliveryProcessor.name, () => {
 
   describe('a delivery that ends without a further retry', () => {
     it("on a 410, fails and disables its webhook; the webhook's next delivery is cancelled unsent", async () => {
-      const { sender, delivery, stored, run, counted, db, webhook } = setup();
+      const { sender, delivery, stored, attempts, run, counted, db, webhook } = setup();
       const [gone, next] = [delivery(), delivery()];
       sender.answer(410);
 
@@ -190,10 +190,27 @@ describe(DeliveryProcessor.name, () => {
       expect(await run(jobOf(next))).toBe('done');
 
       expect(stored(gone.id)).toMatchObject({ status: 'failed', attemptCount: 1, nextAttemptAt: null });
-      expect(db.tables.webhooks.find((w) => w.id === webhook.id)?.status).toBe('disabled');
+      expect(attempts(gone.id)).toEqual([[1, 410, 'not retried: the receiver answered 410 Gone, so the webhook is disabled']]);
+      expect(db.tables.webhooks.find((w) => w.id === webhook.id)).toMatchObject({ status: 'disabled', disabledReason: 'receiver_gone' });
       expect(stored(next.id)).toMatchObject({ status: 'cancelled', attemptCount: 0 });
       expect(sender.sent.map((s) => s.deliveryId)).toEqual([gone.id]);
       expect(await counted('webhook_delivery_attempts_total')).toEqual({ failed: 1, cancelled: 1 });
+    });
+
+    it('refused by the SSRF guard (the address is not public), fails at once with its retries left, saying why in the attempt', async () => {
+      const { sender, delivery, stored, attempts, run, db, webhook } = setup();
+      const d = delivery();
+      sender.refuseAddress();
+      const job = jobOf(d);
+
+      expect(await run(job)).toBe('done');
+
+      expect(job.delayedUntil).toBeUndefined();
+      expect(stored(d.id)).toMatchObject({ status: 'failed', attemptCount: 1, nextAttemptAt: null, finishedAt: expect.any(Date) });
+      const [[, status, error]] = attempts(d.id);
+      expect([status, error]).toEqual([null, expect.stringMatching(/^refused: .* not a public address; not retried: this installation does not call non-public addresses/)]);
+      // The webhook stays active: its URL, or its DNS, may be changed.
+      expect(db.tables.webhooks.find((w) => w.id === webhook.id)?.status).toBe('active');
     });
 
     it('once the retry delays are used up, fails for good on its next failure', async () => {
@@ -215,6 +232,42 @@ describe(DeliveryProcessor.name, () => {
       sender.answer(500);
       expect(await run(jobOf(d))).toBe('done');
       expect(stored(d.id)).toMatchObject({ status: 'failed', attemptCount: 1 });
+    });
+  });
+
+  describe('a test event', () => {
+    it('is sent once: a failure ends it, saying so', async () => {
+      const { sender, delivery, stored, attempts, run } = setup();
+      const d = delivery({ test: true });
+      sender.answer(500);
+      expect(await run(jobOf(d))).toBe('done');
+      expect(stored(d.id)).toMatchObject({ status: 'failed', attemptCount: 1 });
+      expect(attempts(d.id)).toEqual([[1, 500, 'not retried: a test event is sent once']]);
+    });
+
+    it("is sent to a disabled webhook too, to try its endpoint before enabling it", async () => {
+      const { sender, delivery, stored, run, db, webhook } = setup();
+      const d = delivery({ test: true });
+      db.tables.webhooks.find((w) => w.id === webhook.id)!.status = 'disabled';
+      expect(await run(jobOf(d))).toBe('done');
+      expect(stored(d.id)).toMatchObject({ status: 'succeeded' });
+      expect(sender.sent.map((s) => s.deliveryId)).toEqual([d.id]);
+    });
+  });
+
+  describe("the webhook's health", () => {
+    it('counts failed attempts in a row with the last error, and a success resets the count and is remembered', async () => {
+      const { sender, delivery, run, db, webhook } = setup();
+      const health = () => {
+        const w = db.tables.webhooks.find((x) => x.id === webhook.id)!;
+        return [w.consecutiveFailures, w.lastError, w.lastErrorAt?.getTime() ?? null, w.lastSuccessAt?.getTime() ?? null];
+      };
+      sender.answer(503).timeOut().answer(404);
+      for (let i = 0; i < 3; i++) await run(jobOf(delivery()));
+      expect(health()).toEqual([3, 'HTTP 404 Not Found', NOW, null]);
+      jest.setSystemTime(NOW + 60_000);
+      await run(jobOf(delivery()));
+      expect(health()).toEqual([0, 'HTTP 404 Not Found', NOW, NOW + 60_000]);
     });
   });
 

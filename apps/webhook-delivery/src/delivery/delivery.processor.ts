@@ -10,14 +10,16 @@ import { Admission, CircuitChange, EndpointGate, Pass } from '../fairness/endpoi
 import { SendResult, WebhookSender } from '../outbound/webhook-sender';
 import { SigningSecrets } from '../signing/signing-secrets';
 import { DeliveryMetrics } from './delivery-metrics';
+import { DEFERRED_JOB_PRIORITY } from './delivery-job';
 import { DeliveryQueue } from './delivery-queue';
 import { DeliveryStore, DeliveryToSend, Outcome } from './delivery.store';
 import { nextRetryDelay, parseRetryDelays } from './retry-schedule';
 
-/** A deferred job waits behind every job without a priority (BullMQ serves those first). */
-const DEFERRED_JOB_PRIORITY = 1;
 
 type Held = Exclude<Admission, { kind: 'admitted' }>;
+
+const NOT_PUBLIC =
+  'this installation does not call non-public addresses (WEBHOOK_ALLOW_PRIVATE_NETWORKS is false); change the URL, or its DNS, and redeliver';
 
 /**
  * Sends deliveries. Any number of processes share the queue; BullMQ gives each
@@ -67,8 +69,10 @@ export class DeliveryProcessor implements OnApplicationBootstrap {
     // A payload an older or foreign producer wrote fails its own job for good, not a whole batch of reads.
     const delivery = await this.store.pending(parseJob(QueueNames.WebhookDeliveries, job).data.delivery_id);
     if (!delivery) return;
-    // A webhook disabled or deleted after this was queued gets nothing more.
-    if (delivery.webhookStatus !== 'active') {
+    // A webhook disabled or deleted after this was queued gets nothing more; but a test event is what
+    // its owner sends to try a disabled webhook's endpoint before enabling it again.
+    const sendable = delivery.webhookStatus === 'active' || (delivery.test && delivery.webhookStatus === 'disabled');
+    if (!sendable) {
       this.metrics.cancelled();
       return this.store.cancel(delivery.id);
     }
@@ -87,10 +91,10 @@ export class DeliveryProcessor implements OnApplicationBootstrap {
       body: delivery.body,
       chain: delivery.chainRootId === null ? null : { rootRunId: delivery.chainRootId, depth: delivery.chainDepth ?? 0 },
     });
-    const outcome = this.outcomeOf(attempt, result);
+    const outcome = this.outcomeOf(attempt, result, delivery.test);
     // The job completes (or is rescheduled) only after the attempt is committed; the slots are given back meanwhile.
     await Promise.all([
-      this.store.recordAttempt({ deliveryId: delivery.id, attempt, startedAt, result, outcome }),
+      this.store.recordAttempt({ deliveryId: delivery.id, webhookId: delivery.webhookId!, attempt, startedAt, result, outcome }),
       this.release(admission.pass, result),
     ]);
     this.metrics.attempted(outcome.status, result.durationMs);
@@ -158,9 +162,12 @@ export class DeliveryProcessor implements OnApplicationBootstrap {
     }
   }
 
-  private outcomeOf(attempt: number, result: SendResult): Outcome {
+  /** A refusal that waiting cannot change (410 Gone; an address that is not public) ends the delivery at once, and says so. */
+  private outcomeOf(attempt: number, result: SendResult, test: boolean): Outcome {
     if (result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300) return { status: 'succeeded' };
-    if (result.statusCode === 410) return { status: 'failed' };
+    if (result.statusCode === 410) return { status: 'failed', notRetried: 'the receiver answered 410 Gone, so the webhook is disabled' };
+    if (result.addressRefused) return { status: 'failed', notRetried: NOT_PUBLIC };
+    if (test) return { status: 'failed', notRetried: 'a test event is sent once' };
     const delay = nextRetryDelay(attempt, this.delays, Math.random, result.retryAfterMs);
     return delay === null ? { status: 'failed' } : { status: 'pending', nextAttemptAt: new Date(Date.now() + delay) };
   }

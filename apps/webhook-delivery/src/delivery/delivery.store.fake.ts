@@ -1,5 +1,6 @@
 import { InMemoryDatabase } from '../database/in-memory-database.fake';
 import { AttemptRecord, DeliveryStore, DeliveryToSend } from './delivery.store';
+import { attemptError, healthChanges } from './endpoint-health';
 
 /** The delivery worker's store in memory (database/in-memory-database.fake.ts), without batching; left out of the build. */
 export class FakeDeliveryStore implements DeliveryStore {
@@ -15,6 +16,7 @@ export class FakeDeliveryStore implements DeliveryStore {
       body: delivery.body,
       attemptCount: delivery.attemptCount,
       pendingSince: delivery.pendingSince ?? delivery.createdAt,
+      test: delivery.test,
       webhookId: webhook?.id ?? null,
       userId: webhook?.userId ?? null,
       webhookStatus: webhook?.status ?? null,
@@ -26,6 +28,7 @@ export class FakeDeliveryStore implements DeliveryStore {
   }
 
   async recordAttempt(record: AttemptRecord): Promise<void> {
+    this.updateHealth(record);
     const delivery = this.db.tables.deliveries.find((d) => d.id === record.deliveryId);
     if (!delivery) return;
     const { outcome, result } = record;
@@ -42,9 +45,24 @@ export class FakeDeliveryStore implements DeliveryStore {
       startedAt: record.startedAt,
       durationMs: result.durationMs,
       statusCode: result.statusCode,
-      error: result.error,
+      error: attemptError(record),
       responseBody: result.responseBody,
+      requestHeaders: { ...result.requestHeaders },
+      responseHeaders: result.responseHeaders && { ...result.responseHeaders },
     });
+  }
+
+  /** As PostgresDeliveryStore does for a batch of one. */
+  private updateHealth(record: AttemptRecord): void {
+    const webhook = this.db.tables.webhooks.find((w) => w.id === record.webhookId);
+    if (!webhook) return;
+    for (const change of healthChanges([record])) {
+      webhook.consecutiveFailures = change.succeeded ? change.failures : webhook.consecutiveFailures + change.failures;
+      if (change.lastSuccessAt && !(webhook.lastSuccessAt && webhook.lastSuccessAt > change.lastSuccessAt)) webhook.lastSuccessAt = change.lastSuccessAt;
+      if (change.lastErrorAt && !(webhook.lastErrorAt && webhook.lastErrorAt > change.lastErrorAt)) {
+        Object.assign(webhook, { lastError: change.lastError, lastErrorAt: change.lastErrorAt });
+      }
+    }
   }
 
   async postpone(deliveryId: string, nextAttemptAt: Date): Promise<void> {
@@ -64,6 +82,6 @@ export class FakeDeliveryStore implements DeliveryStore {
 
   async disableWebhook(webhookId: string): Promise<void> {
     const webhook = this.db.tables.webhooks.find((w) => w.id === webhookId);
-    if (webhook) Object.assign(webhook, { status: 'disabled', updatedAt: this.db.now() });
+    if (webhook) Object.assign(webhook, { status: 'disabled', disabledReason: 'receiver_gone', updatedAt: this.db.now() });
   }
 }

@@ -8,6 +8,8 @@ export interface DeliveryToSend {
   attemptCount: number;
   /** Since when it is pending: created, or asked for again by a redelivery. */
   pendingSince: Date;
+  /** A test event: sent once, and also to a disabled webhook. */
+  test: boolean;
   webhookId: string | null;
   /** The webhook's owner. */
   userId: string | null;
@@ -20,12 +22,16 @@ export interface DeliveryToSend {
 }
 
 export type Outcome =
-  | { status: 'succeeded' | 'failed' | 'cancelled' }
+  | { status: 'succeeded' | 'cancelled' }
+  /** `notRetried`: why it ends without the retries it had left, kept with the attempt's error. */
+  | { status: 'failed'; notRetried?: string }
   | { status: 'pending'; nextAttemptAt: Date };
 
 /** One attempt and the state it leaves its delivery in. */
 export interface AttemptRecord {
   deliveryId: string;
+  /** Its webhook, whose health the attempt changes. */
+  webhookId: string;
   attempt: number;
   startedAt: Date;
   result: SendResult;
@@ -41,8 +47,9 @@ export abstract class DeliveryStore {
   abstract pending(deliveryId: string): Promise<DeliveryToSend | undefined>;
 
   /**
-   * Records the attempt and the delivery's new state together; resolves once both are committed. A
-   * delivery deleted meanwhile (its webhook or agent was deleted) records nothing.
+   * Records the attempt (its error as attemptError says), the delivery's new state and its webhook's
+   * health (endpoint-health.ts) together; resolves once they are committed. A delivery deleted
+   * meanwhile (its webhook or agent was deleted) records nothing.
    */
   abstract recordAttempt(record: AttemptRecord): Promise<void>;
 
@@ -55,6 +62,6 @@ export abstract class DeliveryStore {
   /** A delivery whose webhook was disabled or deleted after it was queued. */
   abstract cancel(deliveryId: string): Promise<void>;
 
-  /** The receiver answered 410 Gone: its webhook sends nothing more. */
+  /** The receiver answered 410 Gone: its webhook sends nothing more (disabled, disabled_reason receiver_gone). */
   abstract disableWebhook(webhookId: string): Promise<void>;
 }

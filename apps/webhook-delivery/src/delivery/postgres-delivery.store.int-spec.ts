@@ -57,9 +57,10 @@ describe(PostgresDeliveryStore.name, () => {
   function succeeded(deliveryId: string, responseBody = 'ok'): AttemptRecord {
     return {
       deliveryId,
+      webhookId,
       attempt: 1,
       startedAt: new Date(),
-      result: { statusCode: 200, error: null, responseBody, durationMs: 3 },
+      result: { statusCode: 200, error: null, responseBody, durationMs: 3, requestHeaders: { 'webhook-id': deliveryId }, responseHeaders: { server: 'test' } },
       outcome: { status: 'succeeded' },
     };
   }
@@ -113,9 +114,10 @@ describe(PostgresDeliveryStore.name, () => {
 
     await sut.recordAttempt({
       deliveryId: id,
+      webhookId,
       attempt: 1,
       startedAt: new Date(),
-      result: { statusCode: null, error: 'ECONNREFUSED: connect', responseBody: null, durationMs: 1 },
+      result: { statusCode: null, error: 'ECONNREFUSED: connect', responseBody: null, durationMs: 1, requestHeaders: {}, responseHeaders: null },
       outcome: { status: 'pending', nextAttemptAt },
     });
 
@@ -158,6 +160,46 @@ describe(PostgresDeliveryStore.name, () => {
     await Promise.all(ids.map((id) => sut.recordAttempt(succeeded(id))));
 
     expect((await recordedAttempts(ids)).map((r) => r.delivery_id).sort()).toEqual([ids[1], ids[2]].sort());
+  });
+
+  it("keeps each attempt's headers, and its webhooks' health, in the batch's transaction: one row update per webhook, a success resetting the count", async () => {
+    const ids = await deliveries(4);
+    const { rows: others } = await observer.query(
+      `INSERT INTO webhooks (agent_id, user_id, url, events, secret_sealed, consecutive_failures)
+       VALUES (gen_random_uuid(), gen_random_uuid(), 'https://example.com/other', '{run.started}', 'sealed', 7) RETURNING id`,
+    );
+    const other = others[0].id as string;
+    const [otherDelivery] = (
+      await observer.query(`INSERT INTO deliveries (webhook_id, source_event_id, event, body) VALUES ($1, 'e', 'run.started', '{}') RETURNING id`, [other])
+    ).rows.map((r: { id: string }) => r.id);
+    const at = (s: number) => new Date(Date.UTC(2026, 2, 1, 12, 0, s));
+    const failed = (deliveryId: string, hook: string, second: number, statusCode: number | null): AttemptRecord => ({
+      deliveryId,
+      webhookId: hook,
+      attempt: 1,
+      startedAt: at(second),
+      result: { statusCode, error: statusCode === null ? 'ECONNREFUSED: connect' : null, responseBody: null, durationMs: 1, requestHeaders: {}, responseHeaders: null },
+      outcome: { status: 'pending', nextAttemptAt: new Date(Date.now() + 60_000) },
+    });
+
+    await Promise.all([
+      sut.recordAttempt(failed(ids[0], webhookId, 1, 500)),
+      sut.recordAttempt({ ...succeeded(ids[1]), startedAt: at(2) }),
+      sut.recordAttempt(failed(ids[2], webhookId, 3, 503)),
+      sut.recordAttempt(failed(ids[3], webhookId, 4, null)),
+      sut.recordAttempt(failed(otherDelivery, other, 5, 404)),
+    ]);
+
+    expect(writes()).toHaveLength(1);
+    const { rows } = await observer.query(
+      `SELECT id, consecutive_failures, last_success_at, last_error, last_error_at FROM webhooks WHERE id = ANY($1)`,
+      [[webhookId, other]],
+    );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    expect(byId.get(webhookId)).toEqual({ id: webhookId, consecutive_failures: 2, last_success_at: at(2), last_error: 'ECONNREFUSED: connect', last_error_at: at(4) });
+    expect(byId.get(other)).toEqual({ id: other, consecutive_failures: 8, last_success_at: null, last_error: 'HTTP 404 Not Found', last_error_at: at(5) });
+    const { rows: kept } = await observer.query(`SELECT request_headers, response_headers FROM delivery_attempts WHERE delivery_id = $1`, [ids[1]]);
+    expect(kept).toEqual([{ request_headers: { 'webhook-id': ids[1] }, response_headers: { server: 'test' } }]);
   });
 
   it('counts a delivery made before pending_since existed as pending since its creation', async () => {

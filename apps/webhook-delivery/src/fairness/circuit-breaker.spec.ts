@@ -1,7 +1,14 @@
 import { cooldownSchedule, endpointHealthOf } from './circuit-breaker';
 import { SendResult } from '../outbound/webhook-sender';
 
-const result = (statusCode: number | null, error: string | null = null): SendResult => ({ statusCode, error, responseBody: null, durationMs: 5 });
+const result = (statusCode: number | null, error: string | null = null): SendResult => ({
+  statusCode,
+  error,
+  responseBody: null,
+  durationMs: 5,
+  requestHeaders: {},
+  responseHeaders: null,
+});
 
 describe(endpointHealthOf.name, () => {
   it.each([

@@ -7,7 +7,9 @@ type Held = Exclude<Admission, { kind: 'admitted' }>;
  * The endpoint gate without Redis, for unit tests of the delivery worker: it admits every delivery
  * unless a test has queued what the next admissions answer, and keeps what was given back; left out of the build.
  */
-export class FakeEndpointGate implements Pick<EndpointGate, 'admit' | 'release'> {
+export class FakeEndpointGate implements Pick<EndpointGate, 'admit' | 'release' | 'circuitsOpenUntil'> {
+  /** The webhooks whose circuit is open, and until when. */
+  readonly openUntil = new Map<string, Date>();
   /** What the next admissions answer, in order; once empty, deliveries are admitted. */
   readonly holds: Held[] = [];
   /** What the next release answers about the circuit. */
@@ -34,6 +36,10 @@ export class FakeEndpointGate implements Pick<EndpointGate, 'admit' | 'release'>
     const change = this.nextChange;
     this.nextChange = undefined;
     return change;
+  }
+
+  async circuitsOpenUntil(webhookIds: string[]): Promise<Map<string, Date>> {
+    return new Map(webhookIds.flatMap((id) => (this.openUntil.has(id) ? [[id, this.openUntil.get(id)!] as const] : [])));
   }
 
   /** Slots admitted and not given back. */

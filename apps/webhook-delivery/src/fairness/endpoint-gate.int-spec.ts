@@ -115,6 +115,23 @@ describe(EndpointGate.name, () => {
       expect((await sut.admit(endpoint(target.userId))).kind).toBe('admitted');
     });
 
+    it('tells, in one round trip for many webhooks, until when each open circuit holds; nothing for closed, half-open or unknown ones', async () => {
+      const sut = gate();
+      const [open, closed, unknown] = [endpoint(), endpoint(), endpoint()];
+      for (let i = 0; i < 3; i++) await attempt(sut, open, 'failed');
+      await attempt(sut, closed, 'failed');
+      const before = Date.now();
+
+      const until = await sut.circuitsOpenUntil([open.webhookId, closed.webhookId, unknown.webhookId]);
+
+      expect([...until.keys()]).toEqual([open.webhookId]);
+      expect(until.get(open.webhookId)!.getTime()).toBeGreaterThan(before);
+      expect(until.get(open.webhookId)!.getTime()).toBeLessThanOrEqual(before + 300);
+      await sleep(350);
+      expect((await sut.circuitsOpenUntil([open.webhookId])).size).toBe(0);
+      expect((await gate({ circuit: { ...SETTINGS.circuit, failureThreshold: 0 } }).circuitsOpenUntil([open.webhookId])).size).toBe(0);
+    });
+
     it('counts failures in a row only: an answer in between starts the count again', async () => {
       const sut = gate();
       const target = endpoint();

@@ -107,6 +107,25 @@ export class EndpointGate {
     return this.releases.submit({ pass, health });
   }
 
+  /**
+   * When each webhook's open circuit lets an attempt through next, for those that are open now (the
+   * health object's circuit_open_until); a closed or half-open circuit has no entry. One round trip.
+   */
+  async circuitsOpenUntil(webhookIds: string[]): Promise<Map<string, Date>> {
+    const open = new Map<string, Date>();
+    if (this.settings.circuit.failureThreshold === 0 || webhookIds.length === 0) return open;
+    const pipeline = this.redis.pipeline();
+    for (const id of webhookIds) pipeline.hget(this.circuitKey(id), 'reopen_at');
+    const replies = (await pipeline.exec()) ?? [];
+    // reopen_at is on Redis's clock; the processes' clocks are taken to agree with it within the second.
+    const now = Date.now();
+    replies.forEach(([error, reopenAt], i) => {
+      if (error) throw error;
+      if (reopenAt !== null && Number(reopenAt) > now) open.set(webhookIds[i], new Date(Number(reopenAt)));
+    });
+    return open;
+  }
+
   private get enabled(): boolean {
     const { maxInFlightPerEndpoint, maxInFlightPerUser, circuit } = this.settings;
     return maxInFlightPerEndpoint > 0 || maxInFlightPerUser > 0 || circuit.failureThreshold > 0;
@@ -147,8 +166,12 @@ export class EndpointGate {
     return [
       this.keyspace.key('webhooks', 'in-flight', 'webhook', endpoint.webhookId),
       this.keyspace.key('webhooks', 'in-flight', 'user', endpoint.userId),
-      this.keyspace.key('webhooks', 'circuit', endpoint.webhookId),
+      this.circuitKey(endpoint.webhookId),
     ];
+  }
+
+  private circuitKey(webhookId: string): string {
+    return this.keyspace.key('webhooks', 'circuit', webhookId);
   }
 }
 

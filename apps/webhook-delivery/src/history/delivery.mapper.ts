@@ -18,6 +18,9 @@ export function toDeliveryDto(delivery: DeliveryEntity, attempts: DeliveryAttemp
       status_code: a.statusCode,
       error: a.error,
       response_body: a.responseBody,
+      request_headers: a.requestHeaders,
+      response_headers: a.responseHeaders,
     })),
+    test: delivery.test,
   };
 }

@@ -11,7 +11,8 @@ export class FakeWebhookSender implements Pick<WebhookSender, 'send'> {
   async send(delivery: SentDelivery): Promise<SendResult> {
     this.sent.push(delivery);
     const answer = this.answers.shift() ?? {};
-    return { statusCode: 204, error: null, responseBody: '', durationMs: 12, ...answer };
+    const requestHeaders = { 'content-type': 'application/json', 'webhook-id': delivery.deliveryId, 'x-service-event': delivery.event };
+    return { statusCode: 204, error: null, responseBody: '', durationMs: 12, requestHeaders, responseHeaders: { 'content-length': '0' }, ...answer };
   }
 
   /** The receiver answers `statusCode` next (with a Retry-After of `retryAfterMs` if given). */
@@ -22,7 +23,14 @@ export class FakeWebhookSender implements Pick<WebhookSender, 'send'> {
 
   /** The receiver does not answer within the timeout next. */
   timeOut(): this {
-    this.answers.push({ statusCode: null, error: 'no answer within 15000 ms', responseBody: null, durationMs: 15_000 });
+    this.answers.push({ statusCode: null, error: 'no answer within 15000 ms', responseBody: null, durationMs: 15_000, responseHeaders: null });
+    return this;
+  }
+
+  /** The SSRF guard refuses the address next (not public, private networks not allowed). */
+  refuseAddress(): this {
+    const error = 'refused: webhook host receiver.example.com resolves to 10.0.0.7, which is not a public address';
+    this.answers.push({ statusCode: null, error, responseBody: null, durationMs: 1, responseHeaders: null, addressRefused: true });
     return this;
   }
 }

@@ -3,7 +3,7 @@ import { AddressInfo, Socket } from 'node:net';
 import { ConfigService } from '@nestjs/config';
 import { InstallationChainKey } from '@aas/platform';
 import { WebhooksEnv } from '../config/webhooks.env';
-import { RESPONSE_READ_BYTES, WebhookSender } from './webhook-sender';
+import { RESPONSE_HEADER_VALUE_CHARS, RESPONSE_HEADERS_KEPT, RESPONSE_READ_BYTES, WebhookSender, keptResponseHeaders } from './webhook-sender';
 
 const KEY = Buffer.alloc(32, 7).toString('base64');
 
@@ -41,6 +41,31 @@ describe(WebhookSender.name, () => {
     expect(seen.at(-1)).toMatchObject({ 'webhook-id': 'd-1', 'x-service-delivery': 'd-1', 'x-service-event': 'run.started' });
     expect(seen.at(-1)?.['x-service-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
     expect(seen.at(-1)?.['webhook-signature']).toMatch(/^v1,/);
+  });
+
+  it("keeps the headers it sent, exactly as the receiver got them, and the answer's headers", async () => {
+    answer = (res) => res.writeHead(202, { 'x-receiver': 'r1', 'set-cookie': ['a=1', 'b=2'] }).end();
+
+    const result = await send();
+
+    const sent = seen.at(-1)!;
+    expect(Object.keys(result.requestHeaders).sort()).toEqual(
+      ['content-type', 'user-agent', 'webhook-id', 'webhook-signature', 'webhook-timestamp', 'x-service-delivery', 'x-service-event', 'x-service-signature'].sort(),
+    );
+    for (const [name, value] of Object.entries(result.requestHeaders)) expect(sent[name]).toBe(value);
+    expect(JSON.stringify(result.requestHeaders)).not.toContain('c2VjcmV0');
+    expect(result.responseHeaders).toMatchObject({ 'x-receiver': 'r1', 'set-cookie': 'a=1, b=2' });
+  });
+
+  it('keeps no answer headers when there was no answer, and says when the address was refused', async () => {
+    const strict = new WebhookSender(config({ WEBHOOK_TIMEOUT_MS: 2000, WEBHOOK_ALLOW_PRIVATE_NETWORKS: false }));
+    try {
+      const result = await strict.send({ url, secret: 'whsec_c2VjcmV0', deliveryId: 'd-2', event: 'run.started', body: '{}' });
+      expect(result).toMatchObject({ statusCode: null, responseHeaders: null, addressRefused: true, error: expect.stringMatching(/^refused: /) });
+      expect(result.requestHeaders['webhook-id']).toBe('d-2');
+    } finally {
+      await strict.onApplicationShutdown();
+    }
   });
 
   it("adds the installation's chain header, bound to the delivery, its body and the inbound endpoint it is sent to, when the delivery's run is in a chain", async () => {
@@ -139,3 +164,13 @@ async function waitFor(condition: () => boolean, ms = 2000): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+describe(keptResponseHeaders.name, () => {
+  it(`keeps the first ${RESPONSE_HEADERS_KEPT} headers, each value cut to ${RESPONSE_HEADER_VALUE_CHARS} characters, names in lower case`, () => {
+    const many = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`X-H${i}`, 'v'.repeat(600)]));
+    const kept = keptResponseHeaders(many);
+    expect(Object.keys(kept)).toHaveLength(RESPONSE_HEADERS_KEPT);
+    expect(kept['x-h0']).toHaveLength(RESPONSE_HEADER_VALUE_CHARS);
+    expect(keptResponseHeaders({ a: 'x\u0000y', b: undefined })).toEqual({ a: 'xy' });
+  });
+});

@@ -8,7 +8,10 @@ import { parseRetryAfter } from './retry-after';
 import { createWebhookDispatcher, isSsrfBlocked } from './ssrf-guard';
 
 /** Characters of the receiver's answer kept with the attempt. */
-const RESPONSE_KEPT_CHARS = 2048;
+export const RESPONSE_KEPT_CHARS = 2048;
+/** Of the answer's headers, this many are kept with the attempt, each value cut to RESPONSE_HEADER_VALUE_CHARS. */
+export const RESPONSE_HEADERS_KEPT = 32;
+export const RESPONSE_HEADER_VALUE_CHARS = 512;
 /**
  * Bytes read of the answer at most: a UTF-16 code unit takes at most 3 bytes of UTF-8, so these always
  * hold the characters kept. The rest is never read: a receiver could stream gigabytes.
@@ -31,6 +34,12 @@ export interface SendResult {
   responseBody: string | null;
   durationMs: number;
   retryAfterMs?: number;
+  /** Every header sent, as sent. */
+  requestHeaders: Record<string, string>;
+  /** The answer's headers (bounded: keptResponseHeaders); null without an answer. */
+  responseHeaders: Record<string, string> | null;
+  /** The address is not public and private networks are not allowed: waiting cannot change that (DNS aside), so no retry. */
+  addressRefused?: boolean;
 }
 
 /** One signed POST; never follows redirects; a 2xx within WEBHOOK_TIMEOUT_MS is success. */
@@ -55,11 +64,12 @@ export class WebhookSender implements OnApplicationShutdown {
 
   async send(input: OutgoingDelivery): Promise<SendResult> {
     const started = Date.now();
+    const requestHeaders = this.headersOf(input, new Date());
     try {
       const response = await request(input.url, {
         method: 'POST',
         body: input.body,
-        headers: this.headersOf(input, new Date()),
+        headers: requestHeaders,
         dispatcher: this.dispatcher,
         signal: AbortSignal.timeout(this.timeoutMs),
       });
@@ -72,14 +82,17 @@ export class WebhookSender implements OnApplicationShutdown {
         responseBody: text,
         durationMs: Date.now() - started,
         retryAfterMs: parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, new Date()),
+        requestHeaders,
+        responseHeaders: keptResponseHeaders(response.headers),
       };
     } catch (error) {
-      const reason = isSsrfBlocked(error)
+      const refused = isSsrfBlocked(error);
+      const reason = refused
         ? `refused: ${(error as Error).message}`
         : (error as Error).name === 'TimeoutError'
           ? `no answer within ${this.timeoutMs} ms`
           : describe(error);
-      return { statusCode: null, error: reason, responseBody: null, durationMs: Date.now() - started };
+      return { statusCode: null, error: reason, responseBody: null, durationMs: Date.now() - started, requestHeaders, responseHeaders: null, addressRefused: refused };
     }
   }
 
@@ -115,6 +128,21 @@ async function readAtMost(body: Dispatcher.ResponseData['body'], limit: number):
     body.destroy();
   }
   return Buffer.concat(chunks).subarray(0, limit);
+}
+
+/**
+ * The answer's headers as kept with the attempt: the first RESPONSE_HEADERS_KEPT, each value cut to
+ * RESPONSE_HEADER_VALUE_CHARS (repeated headers joined with ", "), so a receiver's header block costs
+ * at most about 16 KiB of storage per attempt. NUL, which PostgreSQL's jsonb cannot hold, is dropped.
+ */
+export function keptResponseHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers).slice(0, RESPONSE_HEADERS_KEPT)) {
+    if (value === undefined) continue;
+    const text = Array.isArray(value) ? value.join(', ') : value;
+    kept[name.toLowerCase()] = text.slice(0, RESPONSE_HEADER_VALUE_CHARS).replaceAll('\u0000', '');
+  }
+  return kept;
 }
 
 function describe(error: unknown): string {

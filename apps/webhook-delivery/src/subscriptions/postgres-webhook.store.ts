@@ -52,7 +52,9 @@ export class PostgresWebhookStore extends WebhookStore {
 
   async update(webhookId: string, changes: WebhookChanges): Promise<WebhookEntity | null> {
     const [rows]: [Record<string, unknown>[], number] = await this.dataSource.query(
-      `UPDATE webhooks SET url = coalesce($2, url), events = coalesce($3, events), status = coalesce($4, status), updated_at = now()
+      `UPDATE webhooks SET url = coalesce($2, url), events = coalesce($3, events), status = coalesce($4, status),
+              disabled_reason = CASE WHEN $4 = 'active' THEN NULL WHEN $4 = 'disabled' AND status <> 'disabled' THEN 'disabled_by_owner' ELSE disabled_reason END,
+              updated_at = now()
         WHERE id = $1 RETURNING *`,
       [webhookId, changes.url ?? null, changes.events ?? null, changes.status ?? null],
     );

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
 import { DatabaseModule } from '../database/database.module';
+import { FairnessModule } from '../fairness/fairness.module';
+import { OutboundModule } from '../outbound/outbound.module';
 import { SigningModule } from '../signing/signing.module';
 import { PostgresWebhookStore } from './postgres-webhook.store';
 import { SubscriptionsHandlers } from './subscriptions.handlers';
@@ -10,9 +12,12 @@ import { WebhookStore } from './webhook.store';
 
 const STORE = { provide: WebhookStore, useClass: PostgresWebhookStore };
 
-/** Webhook CRUD and the per-agent quota; exports the ownership check (SubscriptionsService.find) and the store. */
+/**
+ * Webhook CRUD, the per-agent quota, the URL check and each webhook's health (its circuit from the
+ * endpoint gate); exports the ownership check (SubscriptionsService.find) and the store.
+ */
 @Module({
-  imports: [DatabaseModule, AgentsModule, SigningModule],
+  imports: [DatabaseModule, AgentsModule, SigningModule, OutboundModule, FairnessModule],
   controllers: [SubscriptionsHandlers],
   providers: [SubscriptionsService, WebhookQuota, STORE],
   exports: [SubscriptionsService, STORE],

@@ -7,6 +7,10 @@ import { OwnedAgents } from '../agents/owned-agents';
 import { fakeWebhooksConfig } from '../config/webhooks-config.fake';
 import { WebhooksEnv } from '../config/webhooks.env';
 import { InMemoryDatabase } from '../database/in-memory-database.fake';
+import { EndpointGate } from '../fairness/endpoint-gate';
+import { FakeEndpointGate } from '../fairness/endpoint-gate.fake';
+import { FakeHostLookup } from '../outbound/host-lookup.fake';
+import { WebhookUrlCheck } from '../outbound/webhook-url-check';
 import { SigningSecrets } from '../signing/signing-secrets';
 import { SubscriptionsService } from './subscriptions.service';
 import { WebhookQuota } from './webhook-quota';
@@ -20,13 +24,17 @@ describe(SubscriptionsService.name, () => {
     const store = new FakeWebhookStore(db);
     const agents = new FakeOwnedAgents();
     const box = new SecretBox(KEY);
-    const quota = new WebhookQuota(store, fakeWebhooksConfig(settings));
-    const sut = new SubscriptionsService(store, db.transactions, agents as unknown as OwnedAgents, new SigningSecrets(box), quota);
+    const config = fakeWebhooksConfig(settings);
+    const quota = new WebhookQuota(store, config);
+    const hosts = new FakeHostLookup();
+    const gate = new FakeEndpointGate();
+    const urls = new WebhookUrlCheck(hosts, config);
+    const sut = new SubscriptionsService(store, db.transactions, agents as unknown as OwnedAgents, new SigningSecrets(box), quota, urls, gate as unknown as EndpointGate);
     const [user, agent] = [randomUUID(), randomUUID()];
     agents.own(user, agent);
     const create = (fields: Partial<CreateWebhookMessage> = {}) =>
       sut.create({ user_id: user, agent_id: agent, url: 'https://receiver.example.com/hook', events: ['run.completed'], ...fields } as CreateWebhookMessage);
-    return { db, store, agents, box, sut, user, agent, create };
+    return { db, store, agents, box, hosts, gate, sut, user, agent, create };
   }
 
   describe('create', () => {
@@ -48,6 +56,35 @@ describe(SubscriptionsService.name, () => {
         await expect(refused).rejects.toMatchObject({ errors: [{ field: 'url' }] });
       }
       expect(db.tables.webhooks).toEqual([]);
+    });
+
+    it.each([
+      ['http://127.0.0.1:4599/hook', /127\.0\.0\.1 is not a public address; this installation does not call loopback, private/],
+      ['http://10.1.2.3/hook', /10\.1\.2\.3 is not a public address/],
+      ['http://169.254.169.254/latest', /169\.254\.169\.254 is not a public address/],
+      ['http://[::1]:8080/hook', /::1 is not a public address/],
+      ['http://internal.example.com/hook', /the host internal\.example\.com resolves to 10\.0\.0\.7, which is not a public address/],
+      ['http://mixed.example.com/hook', /the host mixed\.example\.com resolves to 192\.168\.0\.2/],
+    ])('refuses %s, which this installation would refuse to call, saying why, and stores nothing', async (url, why) => {
+      const { db, hosts, create } = setup();
+      hosts.names.set('internal.example.com', ['10.0.0.7']);
+      hosts.names.set('mixed.example.com', ['93.184.216.34', '192.168.0.2']);
+      const refused = create({ url });
+      await expect(refused).rejects.toBeInstanceOf(ValidationFailedError);
+      await expect(refused).rejects.toMatchObject({ message: expect.stringMatching(why), errors: [{ field: 'url', message: expect.stringMatching(why) }] });
+      expect(db.tables.webhooks).toEqual([]);
+    });
+
+    it('takes those URLs when private networks are allowed (nothing is resolved), and a public or unresolvable name when not', async () => {
+      const allowed = setup({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: true });
+      allowed.hosts.names.set('internal.example.com', ['10.0.0.7']);
+      for (const url of ['http://127.0.0.1:4599/hook', 'http://internal.example.com/hook']) await expect(allowed.create({ url })).resolves.toMatchObject({ url });
+      expect(allowed.hosts.asked).toEqual([]);
+      const strict = setup();
+      for (const url of ['https://receiver.example.com/hook', 'https://not-in-dns.example.com/hook', 'http://93.184.216.34/x']) {
+        await expect(strict.create({ url })).resolves.toMatchObject({ url });
+      }
+      expect(strict.hosts.asked).toEqual(['receiver.example.com', 'not-in-dns.example.com']);
     });
 
     it("is a 404 for an agent that is not the caller's, and stores nothing", async () => {
@@ -144,15 +181,76 @@ describe(SubscriptionsService.name, () => {
       expect(db.tables.webhooks[0]).toMatchObject({ url: 'http://other.example.com/x', status: 'disabled' });
     });
 
+    it('checks a new URL as at creation, and changes nothing when it is refused', async () => {
+      const { db, sut, user, agent, create } = setup();
+      const { webhook_id } = await create();
+      const refused = sut.update({ user_id: user, agent_id: agent, webhook_id, url: 'http://localhost:3000/hook' });
+      await expect(refused).rejects.toMatchObject({ errors: [{ field: 'url', message: expect.stringMatching(/resolves to 127\.0\.0\.1/) }] });
+      expect(db.tables.webhooks[0].url).toBe('https://receiver.example.com/hook');
+    });
+
     it("deletes the webhook with its deliveries and their attempts; another user's is a 404 and stays", async () => {
       const { db, sut, user, agent, create } = setup();
       const { webhook_id } = await create();
       const delivery = db.addDelivery(webhook_id);
-      db.tables.attempts.push({ id: '1', deliveryId: delivery.id, attempt: 1, startedAt: db.now(), durationMs: 1, statusCode: 500, error: null, responseBody: '' });
+      db.tables.attempts.push({
+        id: '1',
+        deliveryId: delivery.id,
+        attempt: 1,
+        startedAt: db.now(),
+        durationMs: 1,
+        statusCode: 500,
+        error: null,
+        responseBody: '',
+        requestHeaders: {},
+        responseHeaders: {},
+      });
       await expect(sut.delete(randomUUID(), agent, webhook_id)).rejects.toBeInstanceOf(ResourceNotFoundError);
       expect(db.tables.webhooks).toHaveLength(1);
       await sut.delete(user, agent, webhook_id);
       expect([db.tables.webhooks, db.tables.deliveries, db.tables.attempts]).toEqual([[], [], []]);
+    });
+  });
+
+  describe('health', () => {
+    it('a new webhook: no failures, everything else null, in every read', async () => {
+      const { sut, user, agent, create } = setup();
+      const { webhook_id } = await create();
+      const fresh = { consecutive_failures: 0, last_success_at: null, last_error: null, last_error_at: null, circuit_open_until: null, disabled_reason: null };
+      expect((await sut.get(user, agent, webhook_id)).health).toEqual(fresh);
+      expect((await sut.list(user, agent))[0].health).toEqual(fresh);
+    });
+
+    it("shows the recorded run of failures, last success and error, and the circuit's reopening time while it is open", async () => {
+      const { db, gate, sut, user, agent, create } = setup();
+      const { webhook_id } = await create();
+      Object.assign(db.tables.webhooks[0], {
+        consecutiveFailures: 6,
+        lastSuccessAt: new Date('2026-03-01T10:00:00Z'),
+        lastError: 'HTTP 503 Service Unavailable',
+        lastErrorAt: new Date('2026-03-01T11:59:00Z'),
+      });
+      gate.openUntil.set(webhook_id, new Date('2026-03-01T12:01:00Z'));
+      expect((await sut.get(user, agent, webhook_id)).health).toEqual({
+        consecutive_failures: 6,
+        last_success_at: '2026-03-01T10:00:00.000Z',
+        last_error: 'HTTP 503 Service Unavailable',
+        last_error_at: '2026-03-01T11:59:00.000Z',
+        circuit_open_until: '2026-03-01T12:01:00.000Z',
+        disabled_reason: null,
+      });
+    });
+
+    it('says why a webhook is disabled (its owner, or its receiver answered 410) while it is, and nothing once enabled again', async () => {
+      const { db, sut, user, agent, create } = setup();
+      const { webhook_id } = await create();
+      const ref = { user_id: user, agent_id: agent, webhook_id };
+      expect((await sut.update({ ...ref, status: 'disabled' })).health.disabled_reason).toBe('disabled_by_owner');
+      expect((await sut.update({ ...ref, status: 'active' })).health.disabled_reason).toBeNull();
+      Object.assign(db.tables.webhooks[0], { status: 'disabled', disabledReason: 'receiver_gone' });
+      // Disabling it again does not hide why it went.
+      expect((await sut.update({ ...ref, status: 'disabled' })).health.disabled_reason).toBe('receiver_gone');
+      expect(await sut.update({ ...ref, status: 'active' })).toMatchObject({ status: 'active', health: { disabled_reason: null } });
     });
   });
 });

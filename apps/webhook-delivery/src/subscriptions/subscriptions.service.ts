@@ -4,7 +4,9 @@ import { ResourceNotFoundError, ValidationFailedError } from '@aas/problem-detai
 import { isUUID } from 'class-validator';
 import { OwnedAgents } from '../agents/owned-agents';
 import { WebhookEntity } from '../database/webhook.entity';
-import { assertAllowedWebhookUrl } from '../outbound/ssrf-guard';
+import { EndpointGate } from '../fairness/endpoint-gate';
+import { InvalidWebhookUrlError } from '../outbound/ssrf-guard';
+import { WebhookUrlCheck } from '../outbound/webhook-url-check';
 import { SigningSecrets } from '../signing/signing-secrets';
 import { WebhookQuota } from './webhook-quota';
 import { toCreatedWebhookDto, toWebhookDto } from './webhook.mapper';
@@ -20,18 +22,23 @@ export class SubscriptionsService {
     private readonly agents: OwnedAgents,
     private readonly secrets: SigningSecrets,
     private readonly quota: WebhookQuota,
+    private readonly urls: WebhookUrlCheck,
+    private readonly circuits: EndpointGate,
   ) {}
 
   async list(userId: string, agentId: string): Promise<WebhookDto[]> {
     if (!isUUID(agentId)) throw new ResourceNotFoundError('Agent', agentId);
     const [agent, webhooks] = await Promise.all([this.agents.get(userId, agentId), this.webhooks.listOfAgent(userId, agentId)]);
-    return webhooks.filter((w) => ofGeneration(w, agent.generation)).map(toWebhookDto);
+    return this.withHealth(webhooks.filter((w) => ofGeneration(w, agent.generation)));
   }
 
-  /** The signing secret is returned here once and kept only sealed. At most QUOTA_WEBHOOKS_PER_AGENT per agent. */
+  /**
+   * The signing secret is returned here once and kept only sealed. At most QUOTA_WEBHOOKS_PER_AGENT per
+   * agent. A URL this installation would refuse to call is refused here (WebhookUrlCheck).
+   */
   async create(message: CreateWebhookMessage): Promise<CreatedWebhookDto> {
     const agent = await this.agents.get(message.user_id, message.agent_id);
-    const url = validUrl(message.url);
+    const url = await this.validUrl(message.url);
     const { secret, sealed } = this.secrets.create();
     const webhook = await this.transactions.run(async (tx) => {
       await this.quota.reserve(tx, agent.agent_id, agent.generation);
@@ -48,16 +55,18 @@ export class SubscriptionsService {
   }
 
   async get(userId: string, agentId: string, webhookId: string): Promise<WebhookDto> {
-    return toWebhookDto(await this.find(userId, agentId, webhookId));
+    const [webhook] = await this.withHealth([await this.find(userId, agentId, webhookId)]);
+    return webhook;
   }
 
-  /** Only the fields given change. */
+  /** Only the fields given change; a new URL is checked as at creation. */
   async update(message: UpdateWebhookMessage): Promise<WebhookDto> {
     const webhook = await this.find(message.user_id, message.agent_id, message.webhook_id);
-    const url = message.url === undefined ? undefined : validUrl(message.url);
+    const url = message.url === undefined ? undefined : await this.validUrl(message.url);
     const updated = await this.webhooks.update(webhook.id, { url, events: message.events, status: message.status });
     if (!updated) throw new ResourceNotFoundError('Webhook', message.webhook_id);
-    return toWebhookDto(updated);
+    const [dto] = await this.withHealth([updated]);
+    return dto;
   }
 
   /** Its deliveries go with it; queued attempts find it gone and send nothing. */
@@ -76,15 +85,22 @@ export class SubscriptionsService {
     if (!webhook || !ofGeneration(webhook, agent.generation)) throw new ResourceNotFoundError('Webhook', webhookId);
     return webhook;
   }
-}
 
-function validUrl(url: string): string {
-  try {
-    assertAllowedWebhookUrl(url);
-    return url;
-  } catch (error) {
-    const message = `url: ${(error as Error).message}`;
-    throw new ValidationFailedError(message, [{ field: 'url', message }]);
+  /** The webhooks as the API shows them, with their health: their circuits are read from Redis in one round trip. */
+  private async withHealth(webhooks: WebhookEntity[]): Promise<WebhookDto[]> {
+    const open = await this.circuits.circuitsOpenUntil(webhooks.map((w) => w.id));
+    return webhooks.map((w) => toWebhookDto(w, open.get(w.id)));
+  }
+
+  private async validUrl(url: string): Promise<string> {
+    try {
+      await this.urls.assertAllowed(url);
+      return url;
+    } catch (error) {
+      if (!(error instanceof InvalidWebhookUrlError)) throw error;
+      const message = `url: ${error.message}`;
+      throw new ValidationFailedError(message, [{ field: 'url', message }]);
+    }
   }
 }
 

@@ -1,7 +1,8 @@
-import { CreatedWebhookDto, WebhookDto } from '@aas/contracts';
+import { CreatedWebhookDto, WebhookDto, WebhookHealthDto } from '@aas/contracts';
 import { WebhookEntity } from '../database/webhook.entity';
 
-export function toWebhookDto(webhook: WebhookEntity): WebhookDto {
+/** `circuitOpenUntil`: while its circuit breaker is open (EndpointGate.circuitsOpenUntil). */
+export function toWebhookDto(webhook: WebhookEntity, circuitOpenUntil?: Date): WebhookDto {
   return {
     webhook_id: webhook.id,
     agent_id: webhook.agentId,
@@ -11,6 +12,19 @@ export function toWebhookDto(webhook: WebhookEntity): WebhookDto {
     status: webhook.status,
     created_at: webhook.createdAt.toISOString(),
     updated_at: webhook.updatedAt.toISOString(),
+    health: toHealthDto(webhook, circuitOpenUntil),
+  };
+}
+
+function toHealthDto(webhook: WebhookEntity, circuitOpenUntil: Date | undefined): WebhookHealthDto {
+  return {
+    consecutive_failures: webhook.consecutiveFailures,
+    last_success_at: webhook.lastSuccessAt?.toISOString() ?? null,
+    last_error: webhook.lastError,
+    last_error_at: webhook.lastErrorAt?.toISOString() ?? null,
+    // A disabled webhook gets no attempts, so its circuit says nothing until it is enabled again.
+    circuit_open_until: webhook.status === 'active' ? (circuitOpenUntil?.toISOString() ?? null) : null,
+    disabled_reason: webhook.status === 'disabled' ? webhook.disabledReason : null,
   };
 }
 

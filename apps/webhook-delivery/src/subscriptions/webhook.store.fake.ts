@@ -47,6 +47,11 @@ export class FakeWebhookStore implements WebhookStore {
       events: [...webhook.events],
       status: 'active',
       secretSealed: webhook.secretSealed,
+      consecutiveFailures: 0,
+      lastSuccessAt: null,
+      lastError: null,
+      lastErrorAt: null,
+      disabledReason: null,
       createdAt: now,
       updatedAt: now,
     };
@@ -59,6 +64,8 @@ export class FakeWebhookStore implements WebhookStore {
     if (!webhook) return null;
     if (changes.url !== undefined) webhook.url = changes.url;
     if (changes.events !== undefined) webhook.events = [...changes.events];
+    if (changes.status === 'active') webhook.disabledReason = null;
+    if (changes.status === 'disabled' && webhook.status !== 'disabled') webhook.disabledReason = 'disabled_by_owner';
     if (changes.status !== undefined) webhook.status = changes.status;
     webhook.updatedAt = this.db.now();
     return copy(webhook);

@@ -43,7 +43,10 @@ export abstract class WebhookStore {
   /** An active webhook, created now. */
   abstract insert(tx: Transaction, webhook: NewWebhook): Promise<WebhookEntity>;
 
-  /** Applies the changes and stamps updated_at; answers the webhook as it now is, or null when it is gone. */
+  /**
+   * Applies the changes and stamps updated_at; answers the webhook as it now is, or null when it is gone.
+   * Disabling an active webhook records disabled_by_owner as why; enabling it clears the reason.
+   */
   abstract update(webhookId: string, changes: WebhookChanges): Promise<WebhookEntity | null>;
 
   /** The webhook, its deliveries and their attempts. */

@@ -7,6 +7,7 @@ import {
   IsArray,
   IsIn,
   IsInt,
+  IsISO8601,
   IsOptional,
   IsString,
   Max,
@@ -20,8 +21,42 @@ import { IsWellFormedText } from './text.validators';
 export const WEBHOOK_STATUSES = ['active', 'disabled'] as const;
 export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
 export const WEBHOOK_URL_MAX = 2048;
+/** Why a webhook is disabled: its receiver answered 410 Gone, or its owner disabled it. */
+export const WEBHOOK_DISABLED_REASONS = ['receiver_gone', 'disabled_by_owner'] as const;
+export type WebhookDisabledReason = (typeof WEBHOOK_DISABLED_REASONS)[number];
 
 const isGiven = (_object: object, value: unknown) => value !== undefined;
+
+/** What the webhook's deliveries have shown of its endpoint (docs/decisions.md, Webhooks: endpoint health). */
+export class WebhookHealthDto {
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Attempts in a row that did not get a 2xx (0 after a success)' })
+  consecutive_failures!: number;
+
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'When an attempt last got a 2xx' })
+  last_success_at!: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: "The last failed attempt's error, e.g. `HTTP 503 Service Unavailable` or `ECONNREFUSED: …`" })
+  last_error!: string | null;
+
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'When that attempt was made' })
+  last_error_at!: string | null;
+
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description: "While the webhook's circuit breaker is open: when it next lets one attempt through; until then its deliveries wait unattempted",
+  })
+  circuit_open_until!: string | null;
+
+  @ApiProperty({
+    type: 'string',
+    enum: WEBHOOK_DISABLED_REASONS,
+    nullable: true,
+    description: 'While disabled: receiver_gone (it answered 410 Gone) or disabled_by_owner (PATCH status disabled)',
+  })
+  disabled_reason!: WebhookDisabledReason | null;
+}
 
 export class WebhookDto {
   @ApiProperty({ format: 'uuid' })
@@ -47,6 +82,9 @@ export class WebhookDto {
 
   @ApiProperty({ format: 'date-time' })
   updated_at!: string;
+
+  @ApiProperty({ type: WebhookHealthDto, description: 'An addition to the contract: how its endpoint has been doing' })
+  health!: WebhookHealthDto;
 }
 
 /** The creation response: the signing secret, once; no agent_id, user_id or updated_at. */
@@ -131,8 +169,24 @@ export class DeliveryAttemptDto {
   @ApiPropertyOptional({ type: 'string', nullable: true })
   error!: string | null;
 
-  @ApiPropertyOptional({ type: 'string', nullable: true, description: 'The first 2 KiB of the response body' })
+  @ApiPropertyOptional({ type: 'string', nullable: true, description: 'The first 2,048 characters of the response body (at most 6 KiB of it is read)' })
   response_body!: string | null;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    nullable: true,
+    description: 'The headers sent, signatures included (never the secret); null for attempts recorded before they were kept',
+  })
+  request_headers!: Record<string, string> | null;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    nullable: true,
+    description: "The response's headers, names in lower case (at most 32, each value cut to 512 characters); null when there was no answer",
+  })
+  response_headers!: Record<string, string> | null;
 }
 
 export class DeliveryDto {
@@ -156,6 +210,34 @@ export class DeliveryDto {
 
   @ApiProperty({ type: [DeliveryAttemptDto] })
   attempts!: DeliveryAttemptDto[];
+
+  @ApiProperty({ description: 'A test event (POST …/test): a sample body, sent once, never retried' })
+  test!: boolean;
+}
+
+/** POST …/webhooks/{webhook_id}/test */
+export class SendTestEventRequest {
+  @ApiPropertyOptional({ enum: RUN_LIFECYCLE_EVENTS, description: "The event to send a sample of; the webhook's first event when absent" })
+  @IsOptional()
+  @IsIn(RUN_LIFECYCLE_EVENTS)
+  event?: string;
+}
+
+/** POST …/webhooks/{webhook_id}/deliveries/redeliver */
+export class RedeliverSinceRequest {
+  @ApiProperty({ format: 'date-time', description: 'Failed deliveries made at or after this instant (ISO 8601) are sent again', example: '2026-11-01T00:00:00Z' })
+  @IsString()
+  @MaxLength(64)
+  @IsISO8601({ strict: true })
+  since!: string;
+}
+
+export class RedeliverSinceResponse {
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Failed deliveries made pending again and queued by this request (oldest first)' })
+  queued!: number;
+
+  @ApiProperty({ description: 'Failed deliveries since that time are left (past the bound of one request, or of the pacing); ask again to queue the next ones' })
+  more!: boolean;
 }
 
 export class DeliveryListResponse {
