@@ -58,7 +58,7 @@ describe(WebhookSender.name, () => {
   });
 
   it('keeps no answer headers when there was no answer, and says when the address was refused', async () => {
-    const strict = new WebhookSender(config({ WEBHOOK_TIMEOUT_MS: 2000, WEBHOOK_ALLOW_PRIVATE_NETWORKS: false }));
+    const strict = new WebhookSender(config({ WEBHOOK_TIMEOUT_MS: 2000, WEBHOOK_ALLOW_PRIVATE_NETWORKS: false, WEBHOOK_SECRET_KEY: KEY }));
     try {
       const result = await strict.send({ url, secret: 'whsec_c2VjcmV0', deliveryId: 'd-2', event: 'run.started', body: '{}' });
       expect(result).toMatchObject({ statusCode: null, responseHeaders: null, addressRefused: true, error: expect.stringMatching(/^refused: /) });
