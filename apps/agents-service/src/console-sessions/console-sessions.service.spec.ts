@@ -176,6 +176,8 @@ describe(ConsoleSessionsService.name, () => {
       const session = await signedIn(env);
       const user = env.db.tables.users[0];
       const byCli = await env.apiKeys.create(user.id, 'cli');
+      // Keys of one instant are listed by id: a later one keeps the expected order.
+      env.db.advanceClock(1);
       const bySession = await env.apiKeys.create(user.id, 'made in the console', session.session_id);
       const listed = await env.sut.setPassword(user.email, 'a new password');
       expect(listed.session_made_keys).toEqual([
