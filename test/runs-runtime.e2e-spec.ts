@@ -98,7 +98,12 @@ describe('Runs through an external agent runtime (runtime-protocol.md)', () => {
         user_message: message,
         trigger_kind: 'api',
         instructions: null,
+        protocol_version: 2,
+        scheduled_for: null,
+        deadline_at: expect.any(String),
       });
+      const deadline = Date.parse(dispatch.body.deadline_at as string);
+      expect(deadline - Date.now()).toBeGreaterThan(0);
     });
 
     it('carries the agent instructions once they are set, and the build mode', async () => {

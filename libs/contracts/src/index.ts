@@ -3,3 +3,4 @@ export * from './auth';
 export * from './messages';
 export * from './dto';
 export * from './jobs';
+export * from './runtime';

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AgentRuntime, RunDispatch } from './agent-runtime';
-import { RuntimeLine } from './runtime-line';
+import { AgentRuntime } from './agent-runtime';
+import { RunDispatch, RuntimeLine } from '@aas/contracts';
 
 const STARTER_INSTRUCTIONS = 'Describe what this agent should do, step by step.';
 

@@ -2,8 +2,9 @@ import { createHmac } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { AgentRuntime, RunDispatch, RuntimeFailure } from './agent-runtime';
-import { RuntimeLine, isRuntimeLine } from './runtime-line';
+import { RunDispatch, RuntimeLine } from '@aas/contracts';
+import { AgentRuntime, RuntimeFailure } from './agent-runtime';
+import { isRuntimeLine } from './runtime-line';
 
 /** `sha256=` + hex HMAC-SHA256 of the raw body, as the dispatch's X-Service-Signature. */
 export function signDispatch(secret: string, body: string): string {

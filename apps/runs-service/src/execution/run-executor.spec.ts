@@ -1,15 +1,14 @@
 import { ConfigService } from '@nestjs/config';
-import { AgentContext, AgentsPatterns, EventNames } from '@aas/contracts';
+import { AgentContext, AgentsPatterns, EventNames, RunDispatch, RuntimeLine } from '@aas/contracts';
 import { ServiceClient } from '@aas/platform';
 import { RunsEnv } from '../config/runs.env';
 import { runRow } from '../database/run-row.fake';
 import { RunEntity } from '../database/run.entity';
-import { AgentRuntime, RunDispatch } from './agent-runtime';
+import { AgentRuntime } from './agent-runtime';
 import { CancelSignals } from './cancel-signals';
 import { RunExecutor } from './run-executor';
 import { FakeRunRecordStore } from './run-record.store.fake';
 import { recorderOnFakes } from './run-recorder.fake';
-import { RuntimeLine } from './runtime-line';
 
 /** A runtime that answers every dispatch with these lines. */
 class ScriptedRuntime implements AgentRuntime {

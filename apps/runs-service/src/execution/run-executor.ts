@@ -1,15 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { AgentContext, AgentsPatterns } from '@aas/contracts';
+import { AgentContext, AgentsPatterns, RUNTIME_PROTOCOL_VERSION, RunDispatch, RuntimeLine } from '@aas/contracts';
 import { ServiceClient } from '@aas/platform';
 import { RunsEnv } from '../config/runs.env';
 import { RunEntity } from '../database/run.entity';
-import { AGENT_RUNTIME, AgentRuntime, RunDispatch, RuntimeFailure } from './agent-runtime';
+import { AGENT_RUNTIME, AgentRuntime, RuntimeFailure } from './agent-runtime';
 import { CancelSignals } from './cancel-signals';
 import { RunRecordStore } from './run-record.store';
 import { RunRecorder } from './run-recorder';
 import { fail, pause, start, transitionFor } from './run-transition';
-import { RuntimeLine } from './runtime-line';
 
 const TIMED_OUT = 'timeout';
 const SHUT_DOWN = 'shutdown';
@@ -52,7 +51,8 @@ export class RunExecutor {
       return;
     }
     if ((await this.recorder.apply(run.id, start)) === 'ignored') return;
-    await this.drive(run, dispatchFor(run, context));
+    const deadline = new Date(Date.now() + this.config.get('RUN_TIMEOUT_MS', { infer: true }));
+    await this.drive(run, dispatchFor(run, context, deadline));
   }
 
   /**
@@ -109,8 +109,9 @@ export class RunExecutor {
   }
 }
 
-function dispatchFor(run: RunEntity, context: AgentContext): RunDispatch {
+function dispatchFor(run: RunEntity, context: AgentContext, deadline: Date): RunDispatch {
   const dispatch: RunDispatch = {
+    protocol_version: RUNTIME_PROTOCOL_VERSION,
     run_id: run.id,
     agent_id: run.agentId,
     run_number: run.runNumber,
@@ -122,6 +123,8 @@ function dispatchFor(run: RunEntity, context: AgentContext): RunDispatch {
       // An agents-service of an earlier version answers null for instructions without steps.
       plan_steps: Array.isArray(context.instructions.plan_steps) ? context.instructions.plan_steps : [],
     },
+    scheduled_for: run.scheduledFor?.toISOString() ?? null,
+    deadline_at: deadline.toISOString(),
   };
   if (run.triggerId) {
     dispatch.trigger = { ...(run.triggerData ?? {}), kind: run.triggerKind, trigger_id: run.triggerId, depth: run.triggerDepth };

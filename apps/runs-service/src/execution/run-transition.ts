@@ -1,6 +1,7 @@
 import { EventNames, RUN_OUTCOMES, RunLifecycleEventName, RunOutcome } from '@aas/contracts';
 import { instructionsRefusal } from './run-instructions';
-import { RuntimeLine, toRunEvent } from './runtime-line';
+import { RuntimeLine } from '@aas/contracts';
+import { toRunEvent } from './runtime-line';
 
 /** The state of a run that lines act on. */
 export interface RunState {

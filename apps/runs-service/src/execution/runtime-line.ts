@@ -1,8 +1,4 @@
-/** One NDJSON line of the agent runtime protocol (docs/runtime-protocol.md): a JSON object with a string `type`. */
-export interface RuntimeLine {
-  type: string;
-  [key: string]: unknown;
-}
+import { RuntimeLine } from '@aas/contracts';
 
 export function isRuntimeLine(value: unknown): value is RuntimeLine {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as RuntimeLine).type === 'string';
