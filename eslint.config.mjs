@@ -51,11 +51,11 @@ const walls = {
               { to: { module: { origin: 'external', source: '@aas/!(sdk)' } } },
             ],
           },
-          // A lib imports its own files and the libs below it: transport problem-details, platform both.
+          // A lib imports its own files and the libs below it: transport problem-details, platform those two and contracts.
           // contracts, problem-details and sdk (a package of its own) import no other lib; no lib imports an app.
           { from: { element: { type: 'lib' } }, allow: { to: { element: { type: 'lib', captured: { lib: '{{ from.element.captured.lib }}' } } } } },
           { from: { element: { type: 'lib', captured: { lib: 'transport' } } }, allow: { to: { element: { type: 'lib', captured: { lib: 'problem-details' } } } } },
-          { from: { element: { type: 'lib', captured: { lib: 'platform' } } }, allow: { to: { element: { type: 'lib', captured: { lib: '{problem-details,transport}' } } } } },
+          { from: { element: { type: 'lib', captured: { lib: 'platform' } } }, allow: { to: { element: { type: 'lib', captured: { lib: '{problem-details,transport,contracts}' } } } } },
           // No app or lib reaches into another by a path from the repository's root.
           { from: { element: { type: '{app,lib}' } }, disallow: { to: { module: { origin: 'external', source: '{apps,libs}' } } } },
           // The tests beside the code may use test/support; tests, benchmarks, fault tests and scripts import anything.
@@ -99,6 +99,7 @@ const persistenceSeam = (app) => ({
     ],
     'no-restricted-syntax': [
       'error',
+      ...TYPED_REQUESTS,
       {
         selector: 'CallExpression[callee.property.name=/^(query|createQueryBuilder|getRepository|transaction)$/]',
         message: `A query, query builder, repository or transaction call ${STORE_ONLY} (a unit of work: Transactions.run).`,
@@ -106,6 +107,16 @@ const persistenceSeam = (app) => ({
     ],
   },
 });
+/**
+ * A request's message and answer come from the request registry (libs/contracts/src/requests): a type
+ * argument or a cast would overrule it, so a wrong answer type would compile.
+ */
+const REQUEST_CALL = 'CallExpression[callee.property.name=/^request(Json)?$/]';
+const TYPED_REQUESTS = [
+  { selector: `${REQUEST_CALL}[typeArguments]`, message: 'A request takes its types from the request registry: no type argument.' },
+  { selector: `TSAsExpression > ${REQUEST_CALL}, TSAsExpression > AwaitExpression > ${REQUEST_CALL}`, message: 'A request answers the type of the request registry: no cast.' },
+];
+
 /** The apps whose every statement is in a store. */
 const SEAMED_APPS = ['agents-service', 'runs-service', 'scheduler-service', 'webhook-delivery'];
 
@@ -123,6 +134,7 @@ export default tseslint.config(
     },
   },
   { files: ['**/*.{ts,tsx,js,mjs}'], ...walls },
+  { files: ['apps/**/*.ts', 'libs/**/*.ts'], ignores: ['libs/transport/**'], rules: { 'no-restricted-syntax': ['error', ...TYPED_REQUESTS] } },
   ...SEAMED_APPS.map(persistenceSeam),
   {
     // The console runs in the browser.

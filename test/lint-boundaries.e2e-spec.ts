@@ -31,7 +31,7 @@ const BROKEN: Array<[string, string, string]> = [
 const LEGAL: Array<[string, string, string]> = [
   ['an app importing its own files and the libs', 'apps/runs-service/src/acceptance/x.ts', "import { RunEntity } from '../database/run.entity';\nimport { OutboxRelay } from '@aas/platform';\nimport { EventNames } from '@aas/contracts';"],
   ['the gateway importing its own console folder', 'apps/api-gateway/src/http/x.ts', "import { serveConsole } from '../console/serve-console';"],
-  ['platform importing transport and problem-details', 'libs/platform/src/x.ts', "import { DomainError } from '@aas/problem-details';\nimport { RedisStreamsClient } from '@aas/transport';"],
+  ['platform importing transport, problem-details and contracts', 'libs/platform/src/x.ts', "import { DomainError } from '@aas/problem-details';\nimport { RedisStreamsClient } from '@aas/transport';\nimport { RunsPatterns } from '@aas/contracts';"],
   ['the console importing the SDK and its own files', 'apps/console/src/x.ts', "import { createAasClient } from '@aas/sdk';\nimport { useSession } from './session';"],
   ['an app test importing the test support', 'apps/runs-service/src/x.int-spec.ts', "import { isolatedInfra } from '../../../test/support/isolated-infra';"],
   ['a test importing an app and a lib', 'test/x.e2e-spec.ts', "import { RunsEnv } from '../apps/runs-service/src/config/runs.env';\nimport { EventNames } from '@aas/contracts';"],

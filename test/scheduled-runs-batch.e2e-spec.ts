@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { RunsPatterns, ScheduledRunOutcome, StartScheduledRunMessage, StartScheduledRunsResponse } from '@aas/contracts';
+import { RunsPatterns, ScheduledRunOutcome, StartScheduledRunMessage, } from '@aas/contracts';
 import { ServiceClient } from '@aas/platform';
 import { http } from './support/http';
 import { TestSystem } from './support/test-system';
@@ -41,7 +41,7 @@ describe('Starting the runs of a batch of schedule fires', () => {
   });
 
   const startBatch = async (fires: StartScheduledRunMessage[]): Promise<ScheduledRunOutcome[]> =>
-    (await services.request<StartScheduledRunsResponse>(RunsPatterns.StartScheduledRuns, { fires })).outcomes;
+    (await services.request(RunsPatterns.StartScheduledRuns, { fires })).outcomes;
 
   const runIdOf = (outcome: ScheduledRunOutcome): string => {
     if (!('run_id' in outcome)) throw new Error(`fire refused: ${JSON.stringify(outcome)}`);

@@ -4,3 +4,4 @@ export * from './messages';
 export * from './dto';
 export * from './jobs';
 export * from './runtime';
+export * from './requests';

@@ -90,9 +90,31 @@ export const WebhooksPatterns = {
 } as const;
 
 /** The services behind the gateway, by the health pattern readiness asks. */
-export const BACKEND_HEALTH_PATTERNS: Record<string, string> = {
+export type HealthPattern =
+  | typeof AgentsPatterns.Health
+  | typeof RunsPatterns.Health
+  | typeof SchedulerPatterns.Health
+  | typeof WebhooksPatterns.Health;
+
+export const BACKEND_HEALTH_PATTERNS: Record<string, HealthPattern> = {
   'agents-service': AgentsPatterns.Health,
   'runs-service': RunsPatterns.Health,
   'scheduler-service': SchedulerPatterns.Health,
   'webhook-delivery': WebhooksPatterns.Health,
 };
+
+const EVERY_PATTERN: readonly string[] = [AgentsPatterns, RunsPatterns, SchedulerPatterns, WebhooksPatterns].flatMap((patterns) =>
+  Object.values(patterns),
+);
+
+/** The patterns a service answers: those whose first segment is its stream (`scheduler`). */
+export function patternsServedBy(stream: string): string[] {
+  return EVERY_PATTERN.filter((pattern) => pattern.slice(0, pattern.indexOf('.')) === stream);
+}
+
+type PatternOf<T> = T[keyof T];
+export type EveryPattern =
+  | PatternOf<typeof AgentsPatterns>
+  | PatternOf<typeof RunsPatterns>
+  | PatternOf<typeof SchedulerPatterns>
+  | PatternOf<typeof WebhooksPatterns>;

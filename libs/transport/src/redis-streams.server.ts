@@ -26,6 +26,8 @@ export interface RedisStreamsServerOptions {
   onHandled?: (pattern: string, seconds: number, failed: boolean) => void;
   /** False when tracing is off: no (no-op) span and no trace context read per request. Default true. */
   tracing?: boolean;
+  /** Every pattern this service must answer: listening fails when one has no handler, or a handler has another. */
+  servedPatterns?: readonly string[];
 }
 
 type Entry = [id: string, fields: string[]];
@@ -89,6 +91,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
 
   async listen(callback: (error?: unknown) => void): Promise<void> {
     try {
+      this.checkHandlers();
       this.reader = new Redis(this.options.url, { maxRetriesPerRequest: null, connectionName: `${this.consumer}-rpc-read` });
       this.writer = new Redis(this.options.url, { maxRetriesPerRequest: null, connectionName: `${this.consumer}-rpc-write` });
       this.reader.on('error', (err) => this.logger.warn?.(`rpc reader: ${err.message}`));
@@ -123,6 +126,24 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
 
   unwrap<T>(): T {
     return { reader: this.reader, writer: this.writer } as T;
+  }
+
+  /** Two handlers of one pattern would leave one of them silently unused: refused at start. */
+  override addHandler(...args: Parameters<Server['addHandler']>): void {
+    const [pattern, , isEventHandler] = args;
+    if (!isEventHandler && this.messageHandlers.has(this.normalizePattern(pattern))) {
+      throw new Error(`${this.options.service}: the message pattern ${this.normalizePattern(pattern)} has two handlers`);
+    }
+    super.addHandler(...args);
+  }
+
+  private checkHandlers(): void {
+    if (!this.options.servedPatterns) return;
+    const served = new Set(this.options.servedPatterns);
+    const missing = [...served].filter((pattern) => !this.messageHandlers.has(pattern));
+    const unknown = [...this.messageHandlers.keys()].filter((pattern) => !served.has(pattern));
+    if (missing.length > 0) throw new Error(`${this.options.service}: no handler for ${missing.join(', ')}`);
+    if (unknown.length > 0) throw new Error(`${this.options.service}: handlers for patterns it does not serve: ${unknown.join(', ')}`);
   }
 
   /**

@@ -1,11 +1,12 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import {
   AgentContext,
   AgentContextMessage,
+  AgentsPatterns,
   AgentStartContextsMessage,
   AgentStartContextsResponse,
-  AgentsPatterns,
+  HandlesRequest,
   OwnedAgent,
   OwnedAgentMessage,
 } from '@aas/contracts';
@@ -23,7 +24,7 @@ export class AgentContextHandlers {
   constructor(private readonly store: AgentRunsStore) {}
 
   /** Asked on every request about an agent by the service that holds its runs, schedule, triggers or webhooks. */
-  @MessagePattern(AgentsPatterns.GetOwnedAgent)
+  @HandlesRequest(AgentsPatterns.GetOwnedAgent)
   async owned(@Payload() message: OwnedAgentMessage): Promise<OwnedAgent> {
     const agent = isUuid(message.agent_id) ? await this.store.owned(message.agent_id, message.user_id) : undefined;
     if (!agent) throw new ResourceNotFoundError('Agent', message.agent_id);
@@ -31,7 +32,7 @@ export class AgentContextHandlers {
   }
 
   /** Asked once per run executed: one query, agent, owner and instructions joined. */
-  @MessagePattern(AgentsPatterns.GetAgentForRun)
+  @HandlesRequest(AgentsPatterns.GetAgentForRun)
   async context(@Payload() message: AgentContextMessage): Promise<AgentContext> {
     const row = isUuid(message.agent_id) ? await this.store.context(message.agent_id, message.user_id) : undefined;
     if (!row) throw new ResourceNotFoundError('Agent', message.agent_id);
@@ -45,7 +46,7 @@ export class AgentContextHandlers {
   }
 
   /** Many agents in one query; one that is gone or another user's is simply absent from the answer. */
-  @MessagePattern(AgentsPatterns.GetAgentsForRunStarts)
+  @HandlesRequest(AgentsPatterns.GetAgentsForRunStarts)
   async startContexts(@Payload() message: AgentStartContextsMessage): Promise<AgentStartContextsResponse> {
     if (message.agents.length === 0) return { agents: [] };
     return { agents: await this.store.startContexts(message.agents) };

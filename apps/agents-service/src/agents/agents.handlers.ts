@@ -1,11 +1,12 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import {
   AgentListResponse,
   AgentRefMessage,
   AgentResponse,
   AgentsPatterns,
   CreateAgentMessage,
+  HandlesRequest,
   ListAgentsMessage,
   MoveAgentMessage,
   SuccessResponse,
@@ -16,28 +17,28 @@ import { AgentsService } from './agents.service';
 export class AgentsHandlers {
   constructor(private readonly agents: AgentsService) {}
 
-  @MessagePattern(AgentsPatterns.ListAgents)
+  @HandlesRequest(AgentsPatterns.ListAgents)
   list(@Payload() message: ListAgentsMessage): Promise<AgentListResponse> {
     return this.agents.list(message);
   }
 
-  @MessagePattern(AgentsPatterns.CreateAgent)
+  @HandlesRequest(AgentsPatterns.CreateAgent)
   async create(@Payload() message: CreateAgentMessage): Promise<AgentResponse> {
     return { agent: await this.agents.create(message) };
   }
 
-  @MessagePattern(AgentsPatterns.GetAgent)
+  @HandlesRequest(AgentsPatterns.GetAgent)
   async get(@Payload() message: AgentRefMessage): Promise<AgentResponse> {
     return { agent: await this.agents.get(message.user_id, message.agent_id) };
   }
 
-  @MessagePattern(AgentsPatterns.DeleteAgent)
+  @HandlesRequest(AgentsPatterns.DeleteAgent)
   async delete(@Payload() message: AgentRefMessage): Promise<{ deleted: true }> {
     await this.agents.delete(message.user_id, message.agent_id);
     return { deleted: true };
   }
 
-  @MessagePattern(AgentsPatterns.MoveAgent)
+  @HandlesRequest(AgentsPatterns.MoveAgent)
   move(@Payload() message: MoveAgentMessage): Promise<SuccessResponse> {
     return this.agents.move(message.user_id, message.agent_id, message.workspace_id);
   }

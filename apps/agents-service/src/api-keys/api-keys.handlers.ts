@@ -1,10 +1,11 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import {
   AgentsPatterns,
   ApiKeyList,
   CreateApiKeyMessage,
   CreatedApiKey,
+  HandlesRequest,
   RevokeApiKeyMessage,
   RevokeApiKeyResponse,
   UserScopedMessage,
@@ -17,22 +18,22 @@ import { ApiKeysService } from './api-keys.service';
 export class ApiKeysHandlers {
   constructor(private readonly apiKeys: ApiKeysService) {}
 
-  @MessagePattern(AgentsPatterns.ListApiKeys)
+  @HandlesRequest(AgentsPatterns.ListApiKeys)
   async list(@Payload() message: UserScopedMessage): Promise<ApiKeyList> {
     return { keys: await this.apiKeys.list(message.user_id) };
   }
 
-  @MessagePattern(AgentsPatterns.CreateApiKey)
+  @HandlesRequest(AgentsPatterns.CreateApiKey)
   create(@Payload() message: CreateApiKeyMessage): Promise<CreatedApiKey> {
     return this.apiKeys.create(message.user_id, message.name, message.session_id);
   }
 
-  @MessagePattern(AgentsPatterns.RevokeApiKey)
+  @HandlesRequest(AgentsPatterns.RevokeApiKey)
   revoke(@Payload() message: RevokeApiKeyMessage): Promise<RevokeApiKeyResponse> {
     return this.apiKeys.revoke(message.user_id, message.key_id);
   }
 
-  @MessagePattern(AgentsPatterns.VerifyApiKey)
+  @HandlesRequest(AgentsPatterns.VerifyApiKey)
   verify(@Payload() message: VerifyApiKeyMessage): Promise<VerifiedApiKey | null> {
     return this.apiKeys.verify(message.key_hash);
   }

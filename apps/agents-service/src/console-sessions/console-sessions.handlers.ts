@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import {
   AgentsPatterns,
   CheckSetupTokenMessage,
@@ -8,6 +8,7 @@ import {
   ConsoleSetupMessage,
   ConsoleSetupStatus,
   CreateConsoleSessionMessage,
+  HandlesRequest,
   LoginCredentials,
   LoginCredentialsMessage,
 } from '@aas/contracts';
@@ -17,37 +18,37 @@ import { ConsoleSessionsService } from './console-sessions.service';
 export class ConsoleSessionsHandlers {
   constructor(private readonly sessions: ConsoleSessionsService) {}
 
-  @MessagePattern(AgentsPatterns.ConsoleSetupStatus)
+  @HandlesRequest(AgentsPatterns.ConsoleSetupStatus)
   async setupStatus(): Promise<ConsoleSetupStatus> {
     return { setup_required: await this.sessions.setupRequired() };
   }
 
-  @MessagePattern(AgentsPatterns.ConsoleSetup)
+  @HandlesRequest(AgentsPatterns.ConsoleSetup)
   setup(@Payload() message: ConsoleSetupMessage): Promise<ConsoleSession> {
     return this.sessions.setup(message);
   }
 
-  @MessagePattern(AgentsPatterns.CheckSetupToken)
+  @HandlesRequest(AgentsPatterns.CheckSetupToken)
   checkSetupToken(@Payload() message: CheckSetupTokenMessage): Promise<{ valid: true }> {
     return this.sessions.checkSetupToken(message.setup_token_hash);
   }
 
-  @MessagePattern(AgentsPatterns.LoginCredentials)
+  @HandlesRequest(AgentsPatterns.LoginCredentials)
   loginCredentials(@Payload() message: LoginCredentialsMessage): Promise<LoginCredentials | null> {
     return this.sessions.loginCredentials(message.email);
   }
 
-  @MessagePattern(AgentsPatterns.CreateConsoleSession)
+  @HandlesRequest(AgentsPatterns.CreateConsoleSession)
   create(@Payload() message: CreateConsoleSessionMessage): Promise<ConsoleSession> {
     return this.sessions.createSession(message.user_id, message.password_hash, message.session_token_hash, message.new_password_hash);
   }
 
-  @MessagePattern(AgentsPatterns.VerifyConsoleSession)
+  @HandlesRequest(AgentsPatterns.VerifyConsoleSession)
   verify(@Payload() message: ConsoleSessionTokenMessage): Promise<ConsoleSession | null> {
     return this.sessions.verify(message.session_token_hash);
   }
 
-  @MessagePattern(AgentsPatterns.EndConsoleSession)
+  @HandlesRequest(AgentsPatterns.EndConsoleSession)
   end(@Payload() message: ConsoleSessionTokenMessage): Promise<{ ended: boolean }> {
     return this.sessions.end(message.session_token_hash);
   }

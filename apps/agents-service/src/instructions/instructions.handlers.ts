@@ -1,8 +1,9 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import {
   AgentRefMessage,
   AgentsPatterns,
+  HandlesRequest,
   InstructionHistoryMessage,
   InstructionHistoryResponse,
   InstructionsResponse,
@@ -15,12 +16,12 @@ import { InstructionsService } from './instructions.service';
 export class InstructionsHandlers {
   constructor(private readonly instructions: InstructionsService) {}
 
-  @MessagePattern(AgentsPatterns.GetInstructions)
+  @HandlesRequest(AgentsPatterns.GetInstructions)
   async get(@Payload() message: AgentRefMessage): Promise<InstructionsResponse> {
     return { instructions: await this.instructions.get(message.user_id, message.agent_id) };
   }
 
-  @MessagePattern(AgentsPatterns.PutInstructions)
+  @HandlesRequest(AgentsPatterns.PutInstructions)
   async put(@Payload() message: PutInstructionsMessage): Promise<SuccessResponse> {
     await this.instructions.put(message.user_id, message.agent_id, {
       content: message.content,
@@ -32,7 +33,7 @@ export class InstructionsHandlers {
     return { success: true, error: null };
   }
 
-  @MessagePattern(AgentsPatterns.ListInstructionVersions)
+  @HandlesRequest(AgentsPatterns.ListInstructionVersions)
   async history(@Payload() message: InstructionHistoryMessage): Promise<InstructionHistoryResponse> {
     return { instruction_versions: await this.instructions.history(message.user_id, message.agent_id, message.limit) };
   }

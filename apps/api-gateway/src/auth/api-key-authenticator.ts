@@ -3,7 +3,6 @@ import { ConfigService } from '@nestjs/config';
 import {
   AgentsPatterns,
   AuthRedisKeys,
-  VerifiedApiKey,
   hasOurFormat,
   hasValidChecksum,
   hashApiKey,
@@ -82,14 +81,14 @@ export class ApiKeyAuthenticator {
 
   /** Whether the key with this hash is still valid, asked of agents-service (for open event streams). */
   async stillValid(keyHash: string, requestId: string): Promise<boolean> {
-    const found = await this.services.request<VerifiedApiKey | null>(AgentsPatterns.VerifyApiKey, { key_hash: keyHash }, requestId);
+    const found = await this.services.request(AgentsPatterns.VerifyApiKey, { key_hash: keyHash }, requestId);
     if (!found) this.verified.delete(keyHash);
     return found !== null;
   }
 
   private async lookUp(hash: string, requestId: string, beforeLookUp?: () => Promise<void>): Promise<AuthenticatedCaller> {
     await beforeLookUp?.();
-    const found = await this.services.request<VerifiedApiKey | null>(AgentsPatterns.VerifyApiKey, { key_hash: hash }, requestId);
+    const found = await this.services.request(AgentsPatterns.VerifyApiKey, { key_hash: hash }, requestId);
     if (!found) throw new UnauthorizedError(INVALID_KEY);
     return found;
   }

@@ -8,7 +8,6 @@ import {
   ConsoleSessionResponse,
   ConsoleSetupRequest,
   ConsoleSetupStatus,
-  LoginCredentials,
   csrfTokenFor,
   csrfTokenMatches,
   dummyPasswordHash,
@@ -72,7 +71,7 @@ export class ConsoleAuthController {
     // Before any hashing: a guessed setup token costs a look-up, not a password hash (401, or 404 once setup is over).
     await this.services.request(AgentsPatterns.CheckSetupToken, { setup_token_hash: setupTokenHash }, request.id);
     const token = generateSessionToken();
-    const session = await this.services.request<ConsoleSession>(
+    const session = await this.services.request(
       AgentsPatterns.ConsoleSetup,
       { setup_token_hash: setupTokenHash, email: body.email, password_hash: await hashPassword(body.password), session_token_hash: hashToken(token) },
       request.id,
@@ -96,7 +95,7 @@ export class ConsoleAuthController {
   ): Promise<ConsoleSessionResponse> {
     assertSameOrigin(request);
     const attempt = await this.limiter.signIn(request.ip, body.email);
-    const found = await this.services.request<LoginCredentials | null>(AgentsPatterns.LoginCredentials, { email: body.email }, request.id);
+    const found = await this.services.request(AgentsPatterns.LoginCredentials, { email: body.email }, request.id);
     // An unknown email is checked against a dummy hash: it takes as long, and answers the same, as a wrong password.
     const matches = await verifyPassword(body.password, found?.password_hash ?? (await dummyPasswordHash()));
     if (!found || !matches) {
@@ -106,7 +105,7 @@ export class ConsoleAuthController {
     const token = generateSessionToken();
     // A hash of older parameters (scrypt) is replaced now, while the password is at hand.
     const rehashed = needsRehash(found.password_hash) ? await hashPassword(body.password) : undefined;
-    const session = await this.services.request<ConsoleSession>(
+    const session = await this.services.request(
       AgentsPatterns.CreateConsoleSession,
       { user_id: found.user_id, password_hash: found.password_hash, session_token_hash: hashToken(token), new_password_hash: rehashed },
       request.id,

@@ -51,7 +51,7 @@ export class ConsoleSessionAuthenticator {
 
   /** The live session behind `token`, or a 401. */
   async session(token: string, requestId: string): Promise<ConsoleSession> {
-    const session = await this.services.request<ConsoleSession | null>(
+    const session = await this.services.request(
       AgentsPatterns.VerifyConsoleSession,
       { session_token_hash: hashToken(token) },
       requestId,

@@ -58,7 +58,7 @@ export class InboundHooksController {
     // Sent on even when empty: the endpoint is identified (or a 404) before anything about the body is said.
     const body = request.rawBody?.toString('utf8') ?? '';
     try {
-      const answer = await this.services.request<InboundHookResponse>(
+      const answer = await this.services.request(
         SchedulerPatterns.InboundHook,
         { trigger_id: triggerId, token, body, headers: passableHeaders(request.headers) },
         request.id,

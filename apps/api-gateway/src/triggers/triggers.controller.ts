@@ -52,7 +52,7 @@ export class TriggersController {
     @Param('agent_id') agentId: string,
     @Body() body: CreateTriggerRequest,
   ): Promise<CreatedTriggerDto> {
-    const created = await this.services.request<TriggerWithCredentials>(
+    const created = await this.services.request(
       SchedulerPatterns.CreateTrigger,
       { ...body, user_id: userId, agent_id: agentId },
       requestId,
@@ -115,7 +115,7 @@ export class TriggersController {
     @Param('agent_id') agentId: string,
     @Param('trigger_id') triggerId: string,
   ): Promise<TriggerCredentialsDto> {
-    const rotated = await this.services.request<TriggerWithCredentials>(
+    const rotated = await this.services.request(
       SchedulerPatterns.RotateTrigger,
       { user_id: userId, agent_id: agentId, trigger_id: triggerId },
       requestId,

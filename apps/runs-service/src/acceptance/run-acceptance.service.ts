@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AgentStartContext, AgentStartContextsResponse, AgentsPatterns } from '@aas/contracts';
+import { AgentStartContext, AgentsPatterns } from '@aas/contracts';
 import { OutboxRelay, ServiceClient } from '@aas/platform';
 import { CancelSignals } from '../execution/cancel-signals';
 import { ConflictError, DomainError, ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
@@ -58,7 +58,7 @@ export class RunAcceptance {
     // A path id that is no uuid names no agent: its request is refused as not found, without asking.
     const unique = new Map(requests.filter((r) => isUUID(r.agentId)).map((r) => [r.agentId, { user_id: r.userId, agent_id: r.agentId }]));
     if (unique.size === 0) return new Map();
-    const { agents } = await this.services.request<AgentStartContextsResponse>(AgentsPatterns.GetAgentsForRunStarts, {
+    const { agents } = await this.services.request(AgentsPatterns.GetAgentsForRunStarts, {
       agents: [...unique.values()],
     });
     return new Map(agents.map((a) => [a.agent_id, a]));

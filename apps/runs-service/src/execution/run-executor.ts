@@ -41,7 +41,7 @@ export class RunExecutor {
       );
       return;
     }
-    const context = await this.services.request<AgentContext>(AgentsPatterns.GetAgentForRun, {
+    const context = await this.services.request(AgentsPatterns.GetAgentForRun, {
       user_id: run.userId,
       agent_id: run.agentId,
     });

@@ -1,16 +1,17 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import {
   CancelRunMessage,
+  HandlesRequest,
   ListRunsMessage,
   RunEventsMessage,
   RunEventsResponse,
   RunListResponse,
   RunRefMessage,
   RunResponse,
+  RunsPatterns,
   RunStreamHeadsMessage,
   RunStreamHeadsResponse,
-  RunsPatterns,
   StartRunMessage,
   StartScheduledRunsMessage,
   StartScheduledRunsResponse,
@@ -31,13 +32,13 @@ export class RunsHandlers {
     private readonly acceptance: RunAcceptance,
   ) {}
 
-  @MessagePattern(RunsPatterns.StartRun)
+  @HandlesRequest(RunsPatterns.StartRun)
   async start(@Payload() message: StartRunMessage): Promise<RunResponse> {
     return { run: await this.runs.start(message) };
   }
 
   /** The fires of a schedule batch: a refused fire is reported in its outcome and does not fail the others. */
-  @MessagePattern(RunsPatterns.StartScheduledRuns)
+  @HandlesRequest(RunsPatterns.StartScheduledRuns)
   async startScheduledBatch(@Payload() message: StartScheduledRunsMessage): Promise<StartScheduledRunsResponse> {
     const outcomes = await this.acceptance.accept(
       message.fires.map((fire) => ({
@@ -61,7 +62,7 @@ export class RunsHandlers {
   }
 
   /** Runs started by triggers: each start keyed by its trigger and delivery, so a repeat answers the first run. */
-  @MessagePattern(RunsPatterns.StartTriggeredRuns)
+  @HandlesRequest(RunsPatterns.StartTriggeredRuns)
   async startTriggeredBatch(@Payload() message: StartTriggeredRunsMessage): Promise<StartTriggeredRunsResponse> {
     const outcomes = await this.acceptance.accept(
       message.starts.map((start) => ({
@@ -89,32 +90,32 @@ export class RunsHandlers {
     };
   }
 
-  @MessagePattern(RunsPatterns.ListRuns)
+  @HandlesRequest(RunsPatterns.ListRuns)
   list(@Payload() message: ListRunsMessage): Promise<RunListResponse> {
     return this.runs.list(message);
   }
 
-  @MessagePattern(RunsPatterns.GetRun)
+  @HandlesRequest(RunsPatterns.GetRun)
   async get(@Payload() message: RunRefMessage): Promise<RunResponse> {
     return { run: await this.runs.get(message.user_id, message.agent_id, message.run_id) };
   }
 
-  @MessagePattern(RunsPatterns.ListRunEvents)
+  @HandlesRequest(RunsPatterns.ListRunEvents)
   events(@Payload() message: RunEventsMessage): Promise<RunEventsResponse> {
     return this.runs.events(message);
   }
 
-  @MessagePattern(RunsPatterns.RunStreamHeads)
+  @HandlesRequest(RunsPatterns.RunStreamHeads)
   streamHeads(@Payload() message: RunStreamHeadsMessage): Promise<RunStreamHeadsResponse> {
     return this.runs.streamHeads(message);
   }
 
-  @MessagePattern(RunsPatterns.CancelRun)
+  @HandlesRequest(RunsPatterns.CancelRun)
   cancel(@Payload() message: CancelRunMessage): Promise<SuccessResponse> {
     return this.runs.cancel(message.user_id, message.agent_id, message.run_id, message.reason ?? null);
   }
 
-  @MessagePattern(RunsPatterns.DeleteRun)
+  @HandlesRequest(RunsPatterns.DeleteRun)
   async delete(@Payload() message: RunRefMessage): Promise<{ deleted: true }> {
     await this.runs.delete(message.user_id, message.agent_id, message.run_id);
     return { deleted: true };

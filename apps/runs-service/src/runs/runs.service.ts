@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
   OwnedAgent,
-  AgentStartContextsResponse,
   AgentsPatterns,
   ListRunsMessage,
   RUN_EVENTS_DEFAULT_LIMIT,
@@ -113,7 +112,7 @@ export class RunsService {
     if (refs.length === 0) return { runs: [] };
     const owners = new Map(refs.map((r) => [`${r.agent_id}:${r.user_id}`, { agent_id: r.agent_id, user_id: r.user_id }]));
     const [{ agents }, rows] = await Promise.all([
-      this.services.request<AgentStartContextsResponse>(AgentsPatterns.GetAgentsForRunStarts, { agents: [...owners.values()] }),
+      this.services.request(AgentsPatterns.GetAgentsForRunStarts, { agents: [...owners.values()] }),
       this.runs.findByIds(refs.map((r) => r.run_id)),
     ]);
     const generations = new Map(agents.map((a) => [`${a.agent_id}:${a.user_id}`, a.generation]));
@@ -167,6 +166,6 @@ export class RunsService {
   }
 
   private ownedAgent(userId: string, agentId: string): Promise<OwnedAgent> {
-    return this.services.request<OwnedAgent>(AgentsPatterns.GetOwnedAgent, { user_id: userId, agent_id: agentId });
+    return this.services.request(AgentsPatterns.GetOwnedAgent, { user_id: userId, agent_id: agentId });
   }
 }

@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import {
-  RunResponse,
   RunsPatterns,
   ScheduleFireEvent,
   ScheduledRunOutcome,
   StartScheduledRunMessage,
-  StartScheduledRunsResponse,
-} from '@aas/contracts';
+  } from '@aas/contracts';
 import { ServiceClient } from '@aas/platform';
 import { RemoteProblemError } from '@aas/problem-details';
 import { ScheduleEntity } from '../schedules/schedule.entity';
@@ -50,7 +48,7 @@ export class ScheduledRunStarter {
   /** Asks runs-service for the runs of the due fires (stored when it answers, at `acceptedAt`) and updates their schedules. */
   private async startRuns(due: ScheduleFireEvent[], schedules: Map<string, ScheduleEntity>): Promise<{ outcomes: ScheduledRunOutcome[]; acceptedAt: number }> {
     if (due.length === 0) return { outcomes: [], acceptedAt: Date.now() };
-    const { outcomes } = await this.services.request<StartScheduledRunsResponse>(RunsPatterns.StartScheduledRuns, {
+    const { outcomes } = await this.services.request(RunsPatterns.StartScheduledRuns, {
       fires: due.map((fire) => toStartMessage(fire, schedules.get(fire.agent_id)!)),
     });
     const acceptedAt = Date.now();
@@ -74,7 +72,7 @@ export class ScheduledRunStarter {
   private async previousRunUnfinished(schedule: ScheduleEntity): Promise<boolean> {
     if (schedule.overlap !== 'skip' || !schedule.activeRunId) return false;
     try {
-      const { run } = await this.services.request<RunResponse>(RunsPatterns.GetRun, {
+      const { run } = await this.services.request(RunsPatterns.GetRun, {
         user_id: schedule.userId,
         agent_id: schedule.agentId,
         run_id: schedule.activeRunId,

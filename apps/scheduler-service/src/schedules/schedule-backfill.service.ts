@@ -5,8 +5,7 @@ import {
   BackfillScheduleResponse,
   RunsPatterns,
   ScheduledRunOutcome,
-  StartScheduledRunsResponse,
-} from '@aas/contracts';
+  } from '@aas/contracts';
 import { ServiceClient } from '@aas/platform';
 import { QuotaExceededError, ValidationFailedError } from '@aas/problem-details';
 import { RunStartAllowance } from '../allowance/run-start-allowance';
@@ -48,7 +47,7 @@ export class ScheduleBackfill {
     }
     if (times.length === 0) return { runs: [] };
     await this.allowance.takeAll(message.user_id, times.length);
-    const { outcomes } = await this.services.request<StartScheduledRunsResponse>(RunsPatterns.StartScheduledRuns, {
+    const { outcomes } = await this.services.request(RunsPatterns.StartScheduledRuns, {
       fires: times.map((time) => ({
         user_id: message.user_id,
         agent_id: message.agent_id,

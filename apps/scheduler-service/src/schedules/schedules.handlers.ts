@@ -1,13 +1,14 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import {
   AgentScheduleMessage,
   BackfillScheduleMessage,
   BackfillScheduleResponse,
+  HandlesRequest,
   PreviewScheduleMessage,
   PutScheduleMessage,
-  SchedulePreviewResponse,
   ScheduleListResponse,
+  SchedulePreviewResponse,
   ScheduleResponse,
   SchedulerPatterns,
   SuccessResponse,
@@ -23,42 +24,42 @@ export class SchedulesHandlers {
     private readonly backfills: ScheduleBackfill,
   ) {}
 
-  @MessagePattern(SchedulerPatterns.GetSchedule)
+  @HandlesRequest(SchedulerPatterns.GetSchedule)
   async get(@Payload() message: AgentScheduleMessage): Promise<ScheduleResponse> {
     return { schedule: await this.schedules.get(message.user_id, message.agent_id) };
   }
 
-  @MessagePattern(SchedulerPatterns.PutSchedule)
+  @HandlesRequest(SchedulerPatterns.PutSchedule)
   put(@Payload() message: PutScheduleMessage): Promise<SuccessResponse> {
     return this.schedules.put(message);
   }
 
-  @MessagePattern(SchedulerPatterns.DeleteSchedule)
+  @HandlesRequest(SchedulerPatterns.DeleteSchedule)
   delete(@Payload() message: AgentScheduleMessage): Promise<SuccessResponse> {
     return this.schedules.delete(message.user_id, message.agent_id);
   }
 
-  @MessagePattern(SchedulerPatterns.PauseSchedule)
+  @HandlesRequest(SchedulerPatterns.PauseSchedule)
   pause(@Payload() message: AgentScheduleMessage): Promise<SuccessResponse> {
     return this.schedules.pause(message.user_id, message.agent_id);
   }
 
-  @MessagePattern(SchedulerPatterns.ResumeSchedule)
+  @HandlesRequest(SchedulerPatterns.ResumeSchedule)
   resume(@Payload() message: AgentScheduleMessage): Promise<SuccessResponse> {
     return this.schedules.resume(message.user_id, message.agent_id);
   }
 
-  @MessagePattern(SchedulerPatterns.BackfillSchedule)
+  @HandlesRequest(SchedulerPatterns.BackfillSchedule)
   backfill(@Payload() message: BackfillScheduleMessage): Promise<BackfillScheduleResponse> {
     return this.backfills.backfill(message);
   }
 
-  @MessagePattern(SchedulerPatterns.PreviewSchedule)
+  @HandlesRequest(SchedulerPatterns.PreviewSchedule)
   preview(@Payload() message: PreviewScheduleMessage): SchedulePreviewResponse {
     return this.schedules.preview(message.cron, message.timezone);
   }
 
-  @MessagePattern(SchedulerPatterns.ListSchedules)
+  @HandlesRequest(SchedulerPatterns.ListSchedules)
   async list(@Payload() message: UserScopedMessage): Promise<ScheduleListResponse> {
     return { schedules: await this.schedules.list(message.user_id) };
   }

@@ -42,7 +42,7 @@ export class TriggeredRunStarter {
   }
 
   private async request(starts: TriggeredRunStart[]): Promise<TriggeredRunOutcome[]> {
-    const { outcomes } = await this.services.request<StartTriggeredRunsResponse>(RunsPatterns.StartTriggeredRuns, { starts });
+    const { outcomes } = await this.services.request(RunsPatterns.StartTriggeredRuns, { starts });
     return outcomes;
   }
 }

@@ -1,8 +1,9 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import {
   AgentTriggersMessage,
   CreateTriggerMessage,
+  HandlesRequest,
   InboundHookMessage,
   InboundHookResponse,
   SchedulerPatterns,
@@ -22,38 +23,38 @@ export class TriggersHandlers {
     private readonly inbound: InboundHooksService,
   ) {}
 
-  @MessagePattern(SchedulerPatterns.ListTriggers)
+  @HandlesRequest(SchedulerPatterns.ListTriggers)
   async list(@Payload() message: AgentTriggersMessage): Promise<TriggerListResponse> {
     return { triggers: await this.triggers.list(message.user_id, message.agent_id) };
   }
 
-  @MessagePattern(SchedulerPatterns.CreateTrigger)
+  @HandlesRequest(SchedulerPatterns.CreateTrigger)
   create(@Payload() message: CreateTriggerMessage): Promise<TriggerWithCredentials> {
     return this.triggers.create(message);
   }
 
-  @MessagePattern(SchedulerPatterns.GetTrigger)
+  @HandlesRequest(SchedulerPatterns.GetTrigger)
   get(@Payload() message: TriggerRefMessage): Promise<TriggerDto> {
     return this.triggers.get(message.user_id, message.agent_id, message.trigger_id);
   }
 
-  @MessagePattern(SchedulerPatterns.UpdateTrigger)
+  @HandlesRequest(SchedulerPatterns.UpdateTrigger)
   update(@Payload() message: UpdateTriggerMessage): Promise<TriggerDto> {
     return this.triggers.update(message);
   }
 
-  @MessagePattern(SchedulerPatterns.DeleteTrigger)
+  @HandlesRequest(SchedulerPatterns.DeleteTrigger)
   async delete(@Payload() message: TriggerRefMessage): Promise<{ deleted: true }> {
     await this.triggers.delete(message.user_id, message.agent_id, message.trigger_id);
     return { deleted: true };
   }
 
-  @MessagePattern(SchedulerPatterns.RotateTrigger)
+  @HandlesRequest(SchedulerPatterns.RotateTrigger)
   rotate(@Payload() message: TriggerRefMessage): Promise<TriggerWithCredentials> {
     return this.triggers.rotate(message.user_id, message.agent_id, message.trigger_id);
   }
 
-  @MessagePattern(SchedulerPatterns.InboundHook)
+  @HandlesRequest(SchedulerPatterns.InboundHook)
   receive(@Payload() message: InboundHookMessage): Promise<InboundHookResponse> {
     return this.inbound.receive(message);
   }

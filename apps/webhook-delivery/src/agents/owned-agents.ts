@@ -9,6 +9,6 @@ export class OwnedAgents {
 
   /** The user's agent and its generation; a 404 (from agents-service) when it is unknown, deleted or another user's. */
   get(userId: string, agentId: string): Promise<OwnedAgent> {
-    return this.services.request<OwnedAgent>(AgentsPatterns.GetOwnedAgent, { user_id: userId, agent_id: agentId });
+    return this.services.request(AgentsPatterns.GetOwnedAgent, { user_id: userId, agent_id: agentId });
   }
 }

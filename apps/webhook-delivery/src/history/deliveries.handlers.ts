@@ -1,9 +1,10 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import {
   DeliveryDto,
   DeliveryListResponse,
   DeliveryRefMessage,
+  HandlesRequest,
   ListDeliveriesMessage,
   RedeliverMessage,
   RedeliverSinceMessage,
@@ -17,27 +18,27 @@ import { DeliveriesService } from './deliveries.service';
 export class DeliveriesHandlers {
   constructor(private readonly deliveries: DeliveriesService) {}
 
-  @MessagePattern(WebhooksPatterns.ListDeliveries)
+  @HandlesRequest(WebhooksPatterns.ListDeliveries)
   list(@Payload() message: ListDeliveriesMessage): Promise<DeliveryListResponse> {
     return this.deliveries.list(message);
   }
 
-  @MessagePattern(WebhooksPatterns.GetDelivery)
+  @HandlesRequest(WebhooksPatterns.GetDelivery)
   get(@Payload() message: DeliveryRefMessage): Promise<DeliveryDto> {
     return this.deliveries.get(message);
   }
 
-  @MessagePattern(WebhooksPatterns.Redeliver)
+  @HandlesRequest(WebhooksPatterns.Redeliver)
   redeliver(@Payload() message: RedeliverMessage): Promise<DeliveryDto> {
     return this.deliveries.redeliver(message);
   }
 
-  @MessagePattern(WebhooksPatterns.RedeliverSince)
+  @HandlesRequest(WebhooksPatterns.RedeliverSince)
   redeliverSince(@Payload() message: RedeliverSinceMessage): Promise<RedeliverSinceResponse> {
     return this.deliveries.redeliverSince(message);
   }
 
-  @MessagePattern(WebhooksPatterns.SendTestEvent)
+  @HandlesRequest(WebhooksPatterns.SendTestEvent)
   sendTest(@Payload() message: SendTestEventMessage): Promise<DeliveryDto> {
     return this.deliveries.sendTest(message);
   }

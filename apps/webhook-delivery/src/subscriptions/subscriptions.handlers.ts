@@ -1,9 +1,10 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import {
   AgentWebhooksMessage,
-  CreateWebhookMessage,
   CreatedWebhookDto,
+  CreateWebhookMessage,
+  HandlesRequest,
   UpdateWebhookMessage,
   WebhookDto,
   WebhookListResponse,
@@ -16,27 +17,27 @@ import { SubscriptionsService } from './subscriptions.service';
 export class SubscriptionsHandlers {
   constructor(private readonly subscriptions: SubscriptionsService) {}
 
-  @MessagePattern(WebhooksPatterns.ListWebhooks)
+  @HandlesRequest(WebhooksPatterns.ListWebhooks)
   async list(@Payload() message: AgentWebhooksMessage): Promise<WebhookListResponse> {
     return { webhooks: await this.subscriptions.list(message.user_id, message.agent_id) };
   }
 
-  @MessagePattern(WebhooksPatterns.CreateWebhook)
+  @HandlesRequest(WebhooksPatterns.CreateWebhook)
   create(@Payload() message: CreateWebhookMessage): Promise<CreatedWebhookDto> {
     return this.subscriptions.create(message);
   }
 
-  @MessagePattern(WebhooksPatterns.GetWebhook)
+  @HandlesRequest(WebhooksPatterns.GetWebhook)
   get(@Payload() message: WebhookRefMessage): Promise<WebhookDto> {
     return this.subscriptions.get(message.user_id, message.agent_id, message.webhook_id);
   }
 
-  @MessagePattern(WebhooksPatterns.UpdateWebhook)
+  @HandlesRequest(WebhooksPatterns.UpdateWebhook)
   update(@Payload() message: UpdateWebhookMessage): Promise<WebhookDto> {
     return this.subscriptions.update(message);
   }
 
-  @MessagePattern(WebhooksPatterns.DeleteWebhook)
+  @HandlesRequest(WebhooksPatterns.DeleteWebhook)
   async delete(@Payload() message: WebhookRefMessage): Promise<{ deleted: true }> {
     await this.subscriptions.delete(message.user_id, message.agent_id, message.webhook_id);
     return { deleted: true };

@@ -2,6 +2,7 @@ import { DynamicModule, INestApplication } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { patternsServedBy } from '@aas/contracts';
 import { ProblemDetailsFilter, createValidationPipe } from '@aas/problem-details';
 import { RedisStreamsServer } from '@aas/transport';
 import { Logger, PinoLogger } from 'nestjs-pino';
@@ -41,6 +42,7 @@ export async function startServiceApp(module: DynamicModule, service: string): P
         runInContext: (metadata, run) => runInRequestContext(metadata.request_id, run),
         onHandled: (pattern, seconds, failed) => rpcDuration.observe({ pattern, outcome: failed ? 'error' : 'ok' }, seconds),
         tracing: tracingEnabled(),
+        servedPatterns: patternsServedBy(service),
       }),
     },
     { inheritAppConfig: true },

@@ -1,4 +1,5 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import type { RequestAnswer, RequestMessage, RequestPattern } from '@aas/contracts';
 import { ProblemDetail, RemoteProblemError, isProblemDetail } from '@aas/problem-details';
 import { RedisStreamsClient } from '@aas/transport';
 import { currentRequestId } from '../request-context/request-context';
@@ -18,20 +19,20 @@ export class ServiceClient implements OnModuleInit, OnApplicationShutdown {
     await this.client.close();
   }
 
-  /** `requestId` defaults to the request the caller is handling, if any. */
-  request<TResult>(pattern: string, payload: object, requestId?: string): Promise<TResult> {
-    return this.call<TResult>(pattern, payload, requestId, false);
+  /** The message and the answer are the pattern's in the request registry. `requestId` defaults to the request the caller is handling, if any. */
+  request<P extends RequestPattern>(pattern: P, payload: RequestMessage<P>, requestId?: string): Promise<RequestAnswer<P>> {
+    return this.call<RequestAnswer<P>>(pattern, payload, requestId, false);
   }
 
   /**
    * The response as the service's JSON text, for a gateway route to send on as it is:
    * no parse and no serialisation of what it only relays. Errors as from `request`.
    */
-  requestJson<TResult>(pattern: string, payload: object, requestId?: string): Promise<JsonBody<TResult>> {
-    return this.call<JsonBody<TResult>>(pattern, payload, requestId, true);
+  requestJson<P extends RequestPattern>(pattern: P, payload: RequestMessage<P>, requestId?: string): Promise<JsonBody<RequestAnswer<P>>> {
+    return this.call<JsonBody<RequestAnswer<P>>>(pattern, payload, requestId, true);
   }
 
-  private async call<TResult>(pattern: string, payload: object, requestId: string | undefined, asJson: boolean): Promise<TResult> {
+  private async call<TResult>(pattern: string, payload: unknown, requestId: string | undefined, asJson: boolean): Promise<TResult> {
     const metadata = { request_id: requestId ?? currentRequestId() };
     try {
       return await this.client.call<TResult>(pattern, payload, metadata, asJson);

@@ -2,11 +2,8 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnModuleDestroy, OnModul
 import { ConfigService } from '@nestjs/config';
 import {
   AgentsPatterns,
-  ConsoleSession,
   RUN_STREAM_HEADS_MAX,
   RunEventsResponse,
-  RunResponse,
-  RunStreamHeadsResponse,
   RunsPatterns,
 } from '@aas/contracts';
 import { ServiceClient } from '@aas/platform';
@@ -101,7 +98,7 @@ export class RunEventStreams implements LiveStreamHost, OnModuleInit, OnModuleDe
     try {
       await this.hub.join(target.runId, stream);
       const [{ run }, first] = await Promise.all([
-        this.services.request<RunResponse>(RunsPatterns.GetRun, { user_id: target.userId, agent_id: target.agentId, run_id: target.runId }, target.requestId),
+        this.services.request(RunsPatterns.GetRun, { user_id: target.userId, agent_id: target.agentId, run_id: target.runId }, target.requestId),
         this.read(target, after),
       ]);
       // Deleted (pushed `gone`) while this was being read.
@@ -122,7 +119,7 @@ export class RunEventStreams implements LiveStreamHost, OnModuleInit, OnModuleDe
   }
 
   read(target: StreamTarget, after: number | undefined): Promise<RunEventsResponse> {
-    return this.services.request<RunEventsResponse>(
+    return this.services.request(
       RunsPatterns.ListRunEvents,
       { user_id: target.userId, agent_id: target.agentId, run_id: target.runId, limit: STREAM_PAGE, ...(after === undefined ? {} : { after_index: after }) },
       target.requestId,
@@ -172,7 +169,7 @@ export class RunEventStreams implements LiveStreamHost, OnModuleInit, OnModuleDe
   private async stillValid(credential: string, requestId: string): Promise<boolean> {
     const [kind, hash] = [credential.slice(0, credential.indexOf(':')), credential.slice(credential.indexOf(':') + 1)];
     if (kind === 'key') return this.keys.stillValid(hash, requestId);
-    const session = await this.services.request<ConsoleSession | null>(AgentsPatterns.VerifyConsoleSession, { session_token_hash: hash }, requestId);
+    const session = await this.services.request(AgentsPatterns.VerifyConsoleSession, { session_token_hash: hash }, requestId);
     return session !== null;
   }
 
@@ -184,7 +181,7 @@ export class RunEventStreams implements LiveStreamHost, OnModuleInit, OnModuleDe
       const streams = [...this.open.keys()];
       for (let i = 0; i < streams.length; i += RUN_STREAM_HEADS_MAX) {
         const batch = streams.slice(i, i + RUN_STREAM_HEADS_MAX);
-        const { runs } = await this.services.request<RunStreamHeadsResponse>(RunsPatterns.RunStreamHeads, {
+        const { runs } = await this.services.request(RunsPatterns.RunStreamHeads, {
           runs: batch.map((s) => ({ user_id: s.target.userId, agent_id: s.target.agentId, run_id: s.target.runId })),
         });
         const heads = new Map(runs.map((head) => [head.run_id, head]));

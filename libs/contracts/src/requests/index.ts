@@ -1,0 +1,2 @@
+export * from './request-registry';
+export * from './handles-request';
