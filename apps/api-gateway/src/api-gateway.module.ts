@@ -3,6 +3,7 @@ import { MetricsModule, RedisModule, ServiceClientModule, loggingModule, setting
 import { AgentsController } from './agents/agents.controller';
 import { ApiKeysController } from './api-keys/api-keys.controller';
 import { AuthModule } from './auth/auth.module';
+import { CallerServices } from './caller/caller-services';
 import { ConsoleAuthController } from './console-auth/console-auth.controller';
 import { GatewayEnv } from './config/gateway.env';
 import { GatewayHealthModule } from './health/gateway-health.module';
@@ -36,7 +37,7 @@ export class ApiGatewayModule {
         GatewayHealthModule,
         MetricsModule.forApp('api-gateway'),
       ],
-      providers: [RunEventStreams, RunEventHub, StreamSlots, HttpMetrics, VerifiedHookUrls, InstallationDeliveries],
+      providers: [CallerServices, RunEventStreams, RunEventHub, StreamSlots, HttpMetrics, VerifiedHookUrls, InstallationDeliveries],
       controllers: [ConsoleAuthController, MeController, ApiKeysController, AgentsController, WorkspacesController, InstructionsController, RunsController, RunEventStreamController, AgentScheduleController, SchedulesController, WebhooksController, TriggersController, InboundHooksController],
     };
   }

@@ -16,15 +16,16 @@ import {
   MoveAgentRequest,
   SuccessResponse,
 } from '@aas/contracts';
-import { CallerId, RequestId } from '../caller/caller';
+import { Caller } from '../caller/caller';
+import { CallerServices } from '../caller/caller-services';
 import { RelaysJson } from '../http/relays-json';
 import { ApiProblems } from '../openapi/api-problems.decorator';
-import { JsonBody, ServiceClient } from '@aas/platform';
+import { JsonBody } from '@aas/platform';
 
 @ApiTags('Agents')
 @Controller('v1/agents')
 export class AgentsController {
-  constructor(private readonly services: ServiceClient) {}
+  constructor(private readonly services: CallerServices) {}
 
   @Get()
   @ApiOperation({ summary: 'List the agents of the caller, a page at a time' })
@@ -32,11 +33,10 @@ export class AgentsController {
   @ApiProblems(400, 401)
   @RelaysJson()
   list(
-    @CallerId() userId: string,
-    @RequestId() requestId: string,
+    @Caller() caller: Caller,
     @Query() query: ListAgentsQuery,
   ): Promise<JsonBody<AgentListResponse>> {
-    return this.services.requestJson(AgentsPatterns.ListAgents, { ...query, user_id: userId }, requestId);
+    return this.services.requestJson(caller, AgentsPatterns.ListAgents, { ...query });
   }
 
   @Post()
@@ -45,11 +45,10 @@ export class AgentsController {
   @ApiCreatedResponse({ type: AgentResponse })
   @ApiProblems(400, 401, 409, 422)
   create(
-    @CallerId() userId: string,
-    @RequestId() requestId: string,
+    @Caller() caller: Caller,
     @Body() body: CreateAgentRequest,
   ): Promise<AgentResponse> {
-    return this.services.request(AgentsPatterns.CreateAgent, { ...body, user_id: userId }, requestId);
+    return this.services.request(caller, AgentsPatterns.CreateAgent, { ...body });
   }
 
   @Get(':agent_id')
@@ -59,11 +58,10 @@ export class AgentsController {
   @ApiProblems(401, 404)
   @RelaysJson()
   get(
-    @CallerId() userId: string,
-    @RequestId() requestId: string,
+    @Caller() caller: Caller,
     @Param('agent_id') agentId: string,
   ): Promise<JsonBody<AgentResponse>> {
-    return this.services.requestJson(AgentsPatterns.GetAgent, { user_id: userId, agent_id: agentId }, requestId);
+    return this.services.requestJson(caller, AgentsPatterns.GetAgent, { agent_id: agentId });
   }
 
   @Delete(':agent_id')
@@ -73,11 +71,10 @@ export class AgentsController {
   @ApiNoContentResponse({ description: 'Deleted; the body is empty' })
   @ApiProblems(401, 404)
   async remove(
-    @CallerId() userId: string,
-    @RequestId() requestId: string,
+    @Caller() caller: Caller,
     @Param('agent_id') agentId: string,
   ): Promise<void> {
-    await this.services.request(AgentsPatterns.DeleteAgent, { user_id: userId, agent_id: agentId }, requestId);
+    await this.services.request(caller, AgentsPatterns.DeleteAgent, { agent_id: agentId });
   }
 
   @Post(':agent_id/move')
@@ -87,11 +84,10 @@ export class AgentsController {
   @ApiOkResponse({ type: SuccessResponse })
   @ApiProblems(400, 401, 404)
   move(
-    @CallerId() userId: string,
-    @RequestId() requestId: string,
+    @Caller() caller: Caller,
     @Param('agent_id') agentId: string,
     @Body() body: MoveAgentRequest,
   ): Promise<SuccessResponse> {
-    return this.services.request(AgentsPatterns.MoveAgent, { ...body, user_id: userId, agent_id: agentId }, requestId);
+    return this.services.request(caller, AgentsPatterns.MoveAgent, { ...body, agent_id: agentId });
   }
 }

@@ -1,21 +1,21 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AgentsPatterns, ApiKeyList, CreateApiKeyRequest, CreatedApiKey, RevokeApiKeyResponse } from '@aas/contracts';
-import { CallerId, CallerSessionId, RequestId } from '../caller/caller';
+import { Caller } from '../caller/caller';
+import { CallerServices } from '../caller/caller-services';
 import { ApiProblems } from '../openapi/api-problems.decorator';
-import { ServiceClient } from '@aas/platform';
 
 @ApiTags('API keys')
 @Controller('api/public/v1/access-api-keys')
 export class ApiKeysController {
-  constructor(private readonly services: ServiceClient) {}
+  constructor(private readonly services: CallerServices) {}
 
   @Get()
   @ApiOperation({ summary: 'List the active API keys of the caller (prefixes only)' })
   @ApiOkResponse({ type: ApiKeyList })
   @ApiProblems(401)
-  list(@CallerId() userId: string, @RequestId() requestId: string): Promise<ApiKeyList> {
-    return this.services.request(AgentsPatterns.ListApiKeys, { user_id: userId }, requestId);
+  list(@Caller() caller: Caller): Promise<ApiKeyList> {
+    return this.services.request(caller, AgentsPatterns.ListApiKeys, {});
   }
 
   @Post()
@@ -25,13 +25,8 @@ export class ApiKeysController {
   })
   @ApiCreatedResponse({ type: CreatedApiKey })
   @ApiProblems(400, 401, 422)
-  create(
-    @CallerId() userId: string,
-    @CallerSessionId() sessionId: string | undefined,
-    @RequestId() requestId: string,
-    @Body() body: CreateApiKeyRequest,
-  ): Promise<CreatedApiKey> {
-    return this.services.request(AgentsPatterns.CreateApiKey, { user_id: userId, name: body.name, session_id: sessionId }, requestId);
+  create(@Caller() caller: Caller, @Body() body: CreateApiKeyRequest): Promise<CreatedApiKey> {
+    return this.services.request(caller, AgentsPatterns.CreateApiKey, { name: body.name, session_id: caller.sessionId });
   }
 
   @Delete(':key_id')
@@ -40,10 +35,9 @@ export class ApiKeysController {
   @ApiOkResponse({ type: RevokeApiKeyResponse })
   @ApiProblems(401, 404)
   revoke(
-    @CallerId() userId: string,
-    @RequestId() requestId: string,
+    @Caller() caller: Caller,
     @Param('key_id') keyId: string,
   ): Promise<RevokeApiKeyResponse> {
-    return this.services.request(AgentsPatterns.RevokeApiKey, { user_id: userId, key_id: keyId }, requestId);
+    return this.services.request(caller, AgentsPatterns.RevokeApiKey, { key_id: keyId });
   }
 }

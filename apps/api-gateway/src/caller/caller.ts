@@ -20,19 +20,18 @@ export type AuthenticatedRequest = FastifyRequest & {
   announcementsAtAuth?: number;
 };
 
-/** The calling user's id, for handlers behind ApiKeyGuard. */
-export const CallerId = createParamDecorator((_: unknown, ctx: ExecutionContext): string => {
-  const caller = ctx.switchToHttp().getRequest<AuthenticatedRequest>().caller;
-  if (!caller) throw new Error('CallerId used on a route that ApiKeyGuard did not authenticate');
-  return caller.user_id;
+/** Who calls and in which request: what a route passes on to the services (CallerServices). */
+export interface Caller {
+  userId: string;
+  /** The request id (x-request-id), passed on to services for their logs. */
+  requestId: string;
+  /** The console session's id when a console session is calling, else undefined (an API key). */
+  sessionId: string | undefined;
+}
+
+/** `@Caller() caller: Caller`: the caller of a route behind ApiKeyGuard. */
+export const Caller = createParamDecorator((_: unknown, ctx: ExecutionContext): Caller => {
+  const request = ctx.switchToHttp().getRequest<AuthenticatedRequest>();
+  if (!request.caller) throw new Error('@Caller() used on a route that ApiKeyGuard did not authenticate');
+  return { userId: request.caller.user_id, requestId: request.id, sessionId: request.caller.session_id };
 });
-
-/** The console session's id when a console session is calling, else undefined (an API key). */
-export const CallerSessionId = createParamDecorator(
-  (_: unknown, ctx: ExecutionContext): string | undefined => ctx.switchToHttp().getRequest<AuthenticatedRequest>().caller?.session_id,
-);
-
-/** The request id (x-request-id), passed on to services for their logs. */
-export const RequestId = createParamDecorator(
-  (_: unknown, ctx: ExecutionContext): string => ctx.switchToHttp().getRequest<FastifyRequest>().id,
-);

@@ -8,14 +8,14 @@ import {
   PutInstructionsRequest,
   SuccessResponse,
 } from '@aas/contracts';
-import { CallerId, RequestId } from '../caller/caller';
+import { Caller } from '../caller/caller';
+import { CallerServices } from '../caller/caller-services';
 import { ApiProblems } from '../openapi/api-problems.decorator';
-import { ServiceClient } from '@aas/platform';
 
 @ApiTags('Instructions')
 @Controller('v1/agents/:agent_id/instructions')
 export class InstructionsController {
-  constructor(private readonly services: ServiceClient) {}
+  constructor(private readonly services: CallerServices) {}
 
   @Get()
   @ApiOperation({ summary: 'Get the current instructions of an agent (null when it has none)' })
@@ -23,11 +23,10 @@ export class InstructionsController {
   @ApiOkResponse({ type: InstructionsResponse })
   @ApiProblems(401, 404)
   get(
-    @CallerId() userId: string,
-    @RequestId() requestId: string,
+    @Caller() caller: Caller,
     @Param('agent_id') agentId: string,
   ): Promise<InstructionsResponse> {
-    return this.services.request(AgentsPatterns.GetInstructions, { user_id: userId, agent_id: agentId }, requestId);
+    return this.services.request(caller, AgentsPatterns.GetInstructions, { agent_id: agentId });
   }
 
   @Put()
@@ -37,16 +36,12 @@ export class InstructionsController {
   @ApiOkResponse({ type: SuccessResponse })
   @ApiProblems(400, 401, 404, 422)
   put(
-    @CallerId() userId: string,
-    @RequestId() requestId: string,
+    @Caller() caller: Caller,
     @Param('agent_id') agentId: string,
     @Body() body: PutInstructionsRequest,
   ): Promise<SuccessResponse> {
-    return this.services.request(
-      AgentsPatterns.PutInstructions,
-      { ...body, user_id: userId, agent_id: agentId },
-      requestId,
-    );
+    return this.services.request(caller, AgentsPatterns.PutInstructions,
+      { ...body, agent_id: agentId });
   }
 
   @Get('history')
@@ -55,15 +50,11 @@ export class InstructionsController {
   @ApiOkResponse({ type: InstructionHistoryResponse })
   @ApiProblems(400, 401, 404)
   history(
-    @CallerId() userId: string,
-    @RequestId() requestId: string,
+    @Caller() caller: Caller,
     @Param('agent_id') agentId: string,
     @Query() query: InstructionHistoryQuery,
   ): Promise<InstructionHistoryResponse> {
-    return this.services.request(
-      AgentsPatterns.ListInstructionVersions,
-      { ...query, user_id: userId, agent_id: agentId },
-      requestId,
-    );
+    return this.services.request(caller, AgentsPatterns.ListInstructionVersions,
+      { ...query, agent_id: agentId });
   }
 }

@@ -3,7 +3,7 @@ import { ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags 
 import { hashApiKey } from '@aas/contracts';
 import type { FastifyReply } from 'fastify';
 import { REQUEST_ID_HEADER } from '@aas/platform';
-import { AuthenticatedRequest, CallerId, RequestId } from '../caller/caller';
+import { AuthenticatedRequest, Caller } from '../caller/caller';
 import { ApiProblems } from '../openapi/api-problems.decorator';
 import { StreamOwner } from './streams/live-stream';
 import { RunEventStreams } from './streams/run-event-streams';
@@ -27,15 +27,14 @@ export class RunEventStreamController {
   })
   @ApiProblems(400, 401, 404, 429)
   async events(
-    @CallerId() userId: string,
-    @RequestId() requestId: string,
+    @Caller() caller: Caller,
     @Param('agent_id') agentId: string,
     @Param('run_id') runId: string,
     @Headers('last-event-id') lastEventId: string | undefined,
     @Req() request: AuthenticatedRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const target = { userId, agentId, runId, requestId };
+    const target = { userId: caller.userId, agentId, runId, requestId: caller.requestId };
     const opened = await this.streams.openStream(target, ownerOf(request), lastEventId, request.announcementsAtAuth ?? -1);
     reply.hijack();
     reply.raw.writeHead(200, {

@@ -19,8 +19,9 @@ import {
   StartRunRequest,
   SuccessResponse,
 } from '@aas/contracts';
-import { JsonBody, ServiceClient } from '@aas/platform';
-import { CallerId, RequestId } from '../caller/caller';
+import { JsonBody } from '@aas/platform';
+import { Caller } from '../caller/caller';
+import { CallerServices } from '../caller/caller-services';
 import { RelaysJson } from '../http/relays-json';
 import { ApiProblems } from '../openapi/api-problems.decorator';
 
@@ -28,7 +29,7 @@ import { ApiProblems } from '../openapi/api-problems.decorator';
 @ApiParam({ name: 'agent_id', format: 'uuid' })
 @Controller('v1/agents/:agent_id/runs')
 export class RunsController {
-  constructor(private readonly services: ServiceClient) {}
+  constructor(private readonly services: CallerServices) {}
 
   @Get()
   @ApiOperation({ summary: "List an agent's runs, newest first, with filters" })
@@ -36,12 +37,11 @@ export class RunsController {
   @ApiProblems(400, 401, 404)
   @RelaysJson()
   list(
-    @CallerId() userId: string,
-    @RequestId() requestId: string,
+    @Caller() caller: Caller,
     @Param('agent_id') agentId: string,
     @Query() query: ListRunsQuery,
   ): Promise<JsonBody<RunListResponse>> {
-    return this.services.requestJson(RunsPatterns.ListRuns, { ...query, user_id: userId, agent_id: agentId }, requestId);
+    return this.services.requestJson(caller, RunsPatterns.ListRuns, { ...query, agent_id: agentId });
   }
 
   @Post()
@@ -58,18 +58,14 @@ export class RunsController {
   @ApiCreatedResponse({ type: RunResponse })
   @ApiProblems(400, 401, 404, 409, 422)
   start(
-    @CallerId() userId: string,
-    @RequestId() requestId: string,
+    @Caller() caller: Caller,
     @Param('agent_id') agentId: string,
     @Body() body: StartRunRequest,
     @Headers('idempotency-key') idempotencyKey?: string,
   ): Promise<RunResponse> {
-    const payload = { ...body, user_id: userId, agent_id: agentId };
-    return this.services.request(
-      RunsPatterns.StartRun,
-      idempotencyKey === undefined ? payload : { ...payload, idempotency_key: idempotencyKey },
-      requestId,
-    );
+    const payload = { ...body, agent_id: agentId };
+    return this.services.request(caller, RunsPatterns.StartRun,
+      idempotencyKey === undefined ? payload : { ...payload, idempotency_key: idempotencyKey });
   }
 
   @Get(':run_id')
@@ -78,12 +74,11 @@ export class RunsController {
   @ApiProblems(401, 404)
   @RelaysJson()
   get(
-    @CallerId() userId: string,
-    @RequestId() requestId: string,
+    @Caller() caller: Caller,
     @Param('agent_id') agentId: string,
     @Param('run_id') runId: string,
   ): Promise<JsonBody<RunResponse>> {
-    return this.services.requestJson(RunsPatterns.GetRun, { user_id: userId, agent_id: agentId, run_id: runId }, requestId);
+    return this.services.requestJson(caller, RunsPatterns.GetRun, { agent_id: agentId, run_id: runId });
   }
 
   @Delete(':run_id')
@@ -92,12 +87,11 @@ export class RunsController {
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiProblems(401, 404)
   async delete(
-    @CallerId() userId: string,
-    @RequestId() requestId: string,
+    @Caller() caller: Caller,
     @Param('agent_id') agentId: string,
     @Param('run_id') runId: string,
   ): Promise<void> {
-    await this.services.request(RunsPatterns.DeleteRun, { user_id: userId, agent_id: agentId, run_id: runId }, requestId);
+    await this.services.request(caller, RunsPatterns.DeleteRun, { agent_id: agentId, run_id: runId });
   }
 
   @Post(':run_id/cancel')
@@ -106,17 +100,13 @@ export class RunsController {
   @ApiOkResponse({ type: SuccessResponse })
   @ApiProblems(400, 401, 404)
   cancel(
-    @CallerId() userId: string,
-    @RequestId() requestId: string,
+    @Caller() caller: Caller,
     @Param('agent_id') agentId: string,
     @Param('run_id') runId: string,
     @Body() body: CancelRunRequest = {},
   ): Promise<SuccessResponse> {
-    return this.services.request(
-      RunsPatterns.CancelRun,
-      { ...body, user_id: userId, agent_id: agentId, run_id: runId },
-      requestId,
-    );
+    return this.services.request(caller, RunsPatterns.CancelRun,
+      { ...body, agent_id: agentId, run_id: runId });
   }
 
   @Get(':run_id/events')
@@ -125,16 +115,12 @@ export class RunsController {
   @ApiProblems(400, 401, 404)
   @RelaysJson()
   events(
-    @CallerId() userId: string,
-    @RequestId() requestId: string,
+    @Caller() caller: Caller,
     @Param('agent_id') agentId: string,
     @Param('run_id') runId: string,
     @Query() query: RunEventsQuery,
   ): Promise<JsonBody<RunEventsResponse>> {
-    return this.services.requestJson(
-      RunsPatterns.ListRunEvents,
-      { ...query, user_id: userId, agent_id: agentId, run_id: runId },
-      requestId,
-    );
+    return this.services.requestJson(caller, RunsPatterns.ListRunEvents,
+      { ...query, agent_id: agentId, run_id: runId });
   }
 }

@@ -11,22 +11,22 @@ import {
   SchedulerPatterns,
   SuccessResponse,
 } from '@aas/contracts';
-import { ServiceClient } from '@aas/platform';
-import { CallerId, RequestId } from '../caller/caller';
+import { Caller } from '../caller/caller';
+import { CallerServices } from '../caller/caller-services';
 import { ApiProblems } from '../openapi/api-problems.decorator';
 
 @ApiTags('Schedules')
 @ApiParam({ name: 'agent_id', format: 'uuid' })
 @Controller('v1/agents/:agent_id/schedule')
 export class AgentScheduleController {
-  constructor(private readonly services: ServiceClient) {}
+  constructor(private readonly services: CallerServices) {}
 
   @Get()
   @ApiOperation({ summary: "The agent's schedule, or null when none is set" })
   @ApiOkResponse({ type: ScheduleResponse })
   @ApiProblems(401, 404)
-  get(@CallerId() userId: string, @RequestId() requestId: string, @Param('agent_id') agentId: string): Promise<ScheduleResponse> {
-    return this.services.request(SchedulerPatterns.GetSchedule, { user_id: userId, agent_id: agentId }, requestId);
+  get(@Caller() caller: Caller, @Param('agent_id') agentId: string): Promise<ScheduleResponse> {
+    return this.services.request(caller, SchedulerPatterns.GetSchedule, { agent_id: agentId });
   }
 
   @Put()
@@ -35,12 +35,11 @@ export class AgentScheduleController {
   @ApiOkResponse({ type: SuccessResponse })
   @ApiProblems(400, 401, 404)
   put(
-    @CallerId() userId: string,
-    @RequestId() requestId: string,
+    @Caller() caller: Caller,
     @Param('agent_id') agentId: string,
     @Body() body: PutScheduleRequest,
   ): Promise<SuccessResponse> {
-    return this.services.request(SchedulerPatterns.PutSchedule, { ...body, user_id: userId, agent_id: agentId }, requestId);
+    return this.services.request(caller, SchedulerPatterns.PutSchedule, { ...body, agent_id: agentId });
   }
 
   @Delete()
@@ -48,8 +47,8 @@ export class AgentScheduleController {
   @ApiOperation({ summary: 'Delete the schedule' })
   @ApiOkResponse({ type: SuccessResponse })
   @ApiProblems(401, 404)
-  delete(@CallerId() userId: string, @RequestId() requestId: string, @Param('agent_id') agentId: string): Promise<SuccessResponse> {
-    return this.services.request(SchedulerPatterns.DeleteSchedule, { user_id: userId, agent_id: agentId }, requestId);
+  delete(@Caller() caller: Caller, @Param('agent_id') agentId: string): Promise<SuccessResponse> {
+    return this.services.request(caller, SchedulerPatterns.DeleteSchedule, { agent_id: agentId });
   }
 
   @Post('pause')
@@ -57,8 +56,8 @@ export class AgentScheduleController {
   @ApiOperation({ summary: 'Pause the schedule; it is kept and fires no runs' })
   @ApiOkResponse({ type: SuccessResponse })
   @ApiProblems(401, 404)
-  pause(@CallerId() userId: string, @RequestId() requestId: string, @Param('agent_id') agentId: string): Promise<SuccessResponse> {
-    return this.services.request(SchedulerPatterns.PauseSchedule, { user_id: userId, agent_id: agentId }, requestId);
+  pause(@Caller() caller: Caller, @Param('agent_id') agentId: string): Promise<SuccessResponse> {
+    return this.services.request(caller, SchedulerPatterns.PauseSchedule, { agent_id: agentId });
   }
 
   @Post('backfill')
@@ -73,12 +72,11 @@ export class AgentScheduleController {
   @ApiAcceptedResponse({ type: BackfillScheduleResponse })
   @ApiProblems(400, 401, 404, 422, 429)
   backfill(
-    @CallerId() userId: string,
-    @RequestId() requestId: string,
+    @Caller() caller: Caller,
     @Param('agent_id') agentId: string,
     @Body() body: BackfillScheduleRequest,
   ): Promise<BackfillScheduleResponse> {
-    return this.services.request(SchedulerPatterns.BackfillSchedule, { ...body, user_id: userId, agent_id: agentId }, requestId);
+    return this.services.request(caller, SchedulerPatterns.BackfillSchedule, { ...body, agent_id: agentId });
   }
 
   @Post('resume')
@@ -86,22 +84,22 @@ export class AgentScheduleController {
   @ApiOperation({ summary: 'Resume the schedule; clears auto-pause and the failure count' })
   @ApiOkResponse({ type: SuccessResponse })
   @ApiProblems(401, 404)
-  resume(@CallerId() userId: string, @RequestId() requestId: string, @Param('agent_id') agentId: string): Promise<SuccessResponse> {
-    return this.services.request(SchedulerPatterns.ResumeSchedule, { user_id: userId, agent_id: agentId }, requestId);
+  resume(@Caller() caller: Caller, @Param('agent_id') agentId: string): Promise<SuccessResponse> {
+    return this.services.request(caller, SchedulerPatterns.ResumeSchedule, { agent_id: agentId });
   }
 }
 
 @ApiTags('Schedules')
 @Controller('v1/schedules')
 export class SchedulesController {
-  constructor(private readonly services: ServiceClient) {}
+  constructor(private readonly services: CallerServices) {}
 
   @Get()
   @ApiOperation({ summary: "Every schedule of the caller's agents" })
   @ApiOkResponse({ type: ScheduleListResponse })
   @ApiProblems(401)
-  list(@CallerId() userId: string, @RequestId() requestId: string): Promise<ScheduleListResponse> {
-    return this.services.request(SchedulerPatterns.ListSchedules, { user_id: userId }, requestId);
+  list(@Caller() caller: Caller): Promise<ScheduleListResponse> {
+    return this.services.request(caller, SchedulerPatterns.ListSchedules, {});
   }
 
   @Post('preview')
@@ -109,7 +107,7 @@ export class SchedulesController {
   @ApiOperation({ summary: 'Check a 7-field cron expression and timezone, and list its next 5 fire times (changes nothing)' })
   @ApiOkResponse({ type: SchedulePreviewResponse })
   @ApiProblems(400, 401)
-  preview(@CallerId() userId: string, @RequestId() requestId: string, @Body() body: PreviewScheduleRequest): Promise<SchedulePreviewResponse> {
-    return this.services.request(SchedulerPatterns.PreviewSchedule, { ...body, user_id: userId }, requestId);
+  preview(@Caller() caller: Caller, @Body() body: PreviewScheduleRequest): Promise<SchedulePreviewResponse> {
+    return this.services.request(caller, SchedulerPatterns.PreviewSchedule, { ...body });
   }
 }

@@ -11,8 +11,8 @@ import {
   TriggerWithCredentials,
   UpdateTriggerRequest,
 } from '@aas/contracts';
-import { ServiceClient } from '@aas/platform';
-import { CallerId, RequestId } from '../caller/caller';
+import { Caller } from '../caller/caller';
+import { CallerServices } from '../caller/caller-services';
 import { GatewayEnv } from '../config/gateway.env';
 import { ApiProblems } from '../openapi/api-problems.decorator';
 import { publicHookUrl } from './public-hook-url';
@@ -24,7 +24,7 @@ export class TriggersController {
   private readonly publicBaseUrl: string;
 
   constructor(
-    private readonly services: ServiceClient,
+    private readonly services: CallerServices,
     config: ConfigService<GatewayEnv, true>,
   ) {
     this.publicBaseUrl = config.get('PUBLIC_BASE_URL', { infer: true });
@@ -34,8 +34,8 @@ export class TriggersController {
   @ApiOperation({ summary: "The agent's triggers (URL tokens and secrets are never shown)" })
   @ApiOkResponse({ type: TriggerListResponse })
   @ApiProblems(401, 404)
-  list(@CallerId() userId: string, @RequestId() requestId: string, @Param('agent_id') agentId: string): Promise<TriggerListResponse> {
-    return this.services.request(SchedulerPatterns.ListTriggers, { user_id: userId, agent_id: agentId }, requestId);
+  list(@Caller() caller: Caller, @Param('agent_id') agentId: string): Promise<TriggerListResponse> {
+    return this.services.request(caller, SchedulerPatterns.ListTriggers, { agent_id: agentId });
   }
 
   @Post()
@@ -47,16 +47,12 @@ export class TriggersController {
   @ApiCreatedResponse({ type: CreatedTriggerDto })
   @ApiProblems(400, 401, 404, 422)
   async create(
-    @CallerId() userId: string,
-    @RequestId() requestId: string,
+    @Caller() caller: Caller,
     @Param('agent_id') agentId: string,
     @Body() body: CreateTriggerRequest,
   ): Promise<CreatedTriggerDto> {
-    const created = await this.services.request(
-      SchedulerPatterns.CreateTrigger,
-      { ...body, user_id: userId, agent_id: agentId },
-      requestId,
-    );
+    const created = await this.services.request(caller, SchedulerPatterns.CreateTrigger,
+      { ...body, agent_id: agentId });
     return { ...created.trigger, ...this.credentials(created) };
   }
 
@@ -65,8 +61,8 @@ export class TriggersController {
   @ApiParam({ name: 'trigger_id', format: 'uuid' })
   @ApiOkResponse({ type: TriggerDto })
   @ApiProblems(401, 404)
-  get(@CallerId() userId: string, @RequestId() requestId: string, @Param('agent_id') agentId: string, @Param('trigger_id') triggerId: string): Promise<TriggerDto> {
-    return this.services.request(SchedulerPatterns.GetTrigger, { user_id: userId, agent_id: agentId, trigger_id: triggerId }, requestId);
+  get(@Caller() caller: Caller, @Param('agent_id') agentId: string, @Param('trigger_id') triggerId: string): Promise<TriggerDto> {
+    return this.services.request(caller, SchedulerPatterns.GetTrigger, { agent_id: agentId, trigger_id: triggerId });
   }
 
   @Patch(':trigger_id')
@@ -75,17 +71,13 @@ export class TriggersController {
   @ApiOkResponse({ type: TriggerDto })
   @ApiProblems(400, 401, 404)
   update(
-    @CallerId() userId: string,
-    @RequestId() requestId: string,
+    @Caller() caller: Caller,
     @Param('agent_id') agentId: string,
     @Param('trigger_id') triggerId: string,
     @Body() body: UpdateTriggerRequest,
   ): Promise<TriggerDto> {
-    return this.services.request(
-      SchedulerPatterns.UpdateTrigger,
-      { ...body, user_id: userId, agent_id: agentId, trigger_id: triggerId },
-      requestId,
-    );
+    return this.services.request(caller, SchedulerPatterns.UpdateTrigger,
+      { ...body, agent_id: agentId, trigger_id: triggerId });
   }
 
   @Delete(':trigger_id')
@@ -95,12 +87,11 @@ export class TriggersController {
   @ApiNoContentResponse()
   @ApiProblems(401, 404)
   async delete(
-    @CallerId() userId: string,
-    @RequestId() requestId: string,
+    @Caller() caller: Caller,
     @Param('agent_id') agentId: string,
     @Param('trigger_id') triggerId: string,
   ): Promise<void> {
-    await this.services.request(SchedulerPatterns.DeleteTrigger, { user_id: userId, agent_id: agentId, trigger_id: triggerId }, requestId);
+    await this.services.request(caller, SchedulerPatterns.DeleteTrigger, { agent_id: agentId, trigger_id: triggerId });
   }
 
   @Post(':trigger_id/rotate')
@@ -110,16 +101,12 @@ export class TriggersController {
   @ApiOkResponse({ type: TriggerCredentialsDto })
   @ApiProblems(400, 401, 404)
   async rotate(
-    @CallerId() userId: string,
-    @RequestId() requestId: string,
+    @Caller() caller: Caller,
     @Param('agent_id') agentId: string,
     @Param('trigger_id') triggerId: string,
   ): Promise<TriggerCredentialsDto> {
-    const rotated = await this.services.request(
-      SchedulerPatterns.RotateTrigger,
-      { user_id: userId, agent_id: agentId, trigger_id: triggerId },
-      requestId,
-    );
+    const rotated = await this.services.request(caller, SchedulerPatterns.RotateTrigger,
+      { agent_id: agentId, trigger_id: triggerId });
     return this.credentials(rotated) as TriggerCredentialsDto;
   }
 

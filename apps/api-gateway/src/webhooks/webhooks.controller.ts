@@ -22,22 +22,22 @@ import {
   WebhookListResponse,
   WebhooksPatterns,
 } from '@aas/contracts';
-import { ServiceClient } from '@aas/platform';
-import { CallerId, RequestId } from '../caller/caller';
+import { Caller } from '../caller/caller';
+import { CallerServices } from '../caller/caller-services';
 import { ApiProblems } from '../openapi/api-problems.decorator';
 
 @ApiTags('Webhooks')
 @ApiParam({ name: 'agent_id', format: 'uuid' })
 @Controller('v1/agents/:agent_id/webhooks')
 export class WebhooksController {
-  constructor(private readonly services: ServiceClient) {}
+  constructor(private readonly services: CallerServices) {}
 
   @Get()
   @ApiOperation({ summary: "The agent's webhooks (signing secrets are never shown)" })
   @ApiOkResponse({ type: WebhookListResponse })
   @ApiProblems(401, 404)
-  list(@CallerId() userId: string, @RequestId() requestId: string, @Param('agent_id') agentId: string): Promise<WebhookListResponse> {
-    return this.services.request(WebhooksPatterns.ListWebhooks, { user_id: userId, agent_id: agentId }, requestId);
+  list(@Caller() caller: Caller, @Param('agent_id') agentId: string): Promise<WebhookListResponse> {
+    return this.services.request(caller, WebhooksPatterns.ListWebhooks, { agent_id: agentId });
   }
 
   @Post()
@@ -49,12 +49,11 @@ export class WebhooksController {
   @ApiCreatedResponse({ type: CreatedWebhookDto })
   @ApiProblems(400, 401, 404, 422)
   create(
-    @CallerId() userId: string,
-    @RequestId() requestId: string,
+    @Caller() caller: Caller,
     @Param('agent_id') agentId: string,
     @Body() body: CreateWebhookRequest,
   ): Promise<CreatedWebhookDto> {
-    return this.services.request(WebhooksPatterns.CreateWebhook, { ...body, user_id: userId, agent_id: agentId }, requestId);
+    return this.services.request(caller, WebhooksPatterns.CreateWebhook, { ...body, agent_id: agentId });
   }
 
   @Get(':webhook_id')
@@ -62,12 +61,11 @@ export class WebhooksController {
   @ApiOkResponse({ type: WebhookDto })
   @ApiProblems(401, 404)
   get(
-    @CallerId() userId: string,
-    @RequestId() requestId: string,
+    @Caller() caller: Caller,
     @Param('agent_id') agentId: string,
     @Param('webhook_id') webhookId: string,
   ): Promise<WebhookDto> {
-    return this.services.request(WebhooksPatterns.GetWebhook, { user_id: userId, agent_id: agentId, webhook_id: webhookId }, requestId);
+    return this.services.request(caller, WebhooksPatterns.GetWebhook, { agent_id: agentId, webhook_id: webhookId });
   }
 
   @Patch(':webhook_id')
@@ -75,17 +73,13 @@ export class WebhooksController {
   @ApiOkResponse({ type: WebhookDto })
   @ApiProblems(400, 401, 404)
   update(
-    @CallerId() userId: string,
-    @RequestId() requestId: string,
+    @Caller() caller: Caller,
     @Param('agent_id') agentId: string,
     @Param('webhook_id') webhookId: string,
     @Body() body: UpdateWebhookRequest,
   ): Promise<WebhookDto> {
-    return this.services.request(
-      WebhooksPatterns.UpdateWebhook,
-      { ...body, user_id: userId, agent_id: agentId, webhook_id: webhookId },
-      requestId,
-    );
+    return this.services.request(caller, WebhooksPatterns.UpdateWebhook,
+      { ...body, agent_id: agentId, webhook_id: webhookId });
   }
 
   @Delete(':webhook_id')
@@ -94,12 +88,11 @@ export class WebhooksController {
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiProblems(401, 404)
   async delete(
-    @CallerId() userId: string,
-    @RequestId() requestId: string,
+    @Caller() caller: Caller,
     @Param('agent_id') agentId: string,
     @Param('webhook_id') webhookId: string,
   ): Promise<void> {
-    await this.services.request(WebhooksPatterns.DeleteWebhook, { user_id: userId, agent_id: agentId, webhook_id: webhookId }, requestId);
+    await this.services.request(caller, WebhooksPatterns.DeleteWebhook, { agent_id: agentId, webhook_id: webhookId });
   }
 
   @Get(':webhook_id/deliveries')
@@ -107,17 +100,13 @@ export class WebhooksController {
   @ApiOkResponse({ type: DeliveryListResponse })
   @ApiProblems(400, 401, 404)
   deliveries(
-    @CallerId() userId: string,
-    @RequestId() requestId: string,
+    @Caller() caller: Caller,
     @Param('agent_id') agentId: string,
     @Param('webhook_id') webhookId: string,
     @Query() query: ListDeliveriesQuery,
   ): Promise<DeliveryListResponse> {
-    return this.services.request(
-      WebhooksPatterns.ListDeliveries,
-      { ...query, user_id: userId, agent_id: agentId, webhook_id: webhookId },
-      requestId,
-    );
+    return this.services.request(caller, WebhooksPatterns.ListDeliveries,
+      { ...query, agent_id: agentId, webhook_id: webhookId });
   }
 
   @Post(':webhook_id/test')
@@ -130,17 +119,13 @@ export class WebhooksController {
   @ApiAcceptedResponse({ type: DeliveryDto })
   @ApiProblems(400, 401, 404, 429)
   sendTest(
-    @CallerId() userId: string,
-    @RequestId() requestId: string,
+    @Caller() caller: Caller,
     @Param('agent_id') agentId: string,
     @Param('webhook_id') webhookId: string,
     @Body() body: SendTestEventRequest,
   ): Promise<DeliveryDto> {
-    return this.services.request(
-      WebhooksPatterns.SendTestEvent,
-      { ...body, user_id: userId, agent_id: agentId, webhook_id: webhookId },
-      requestId,
-    );
+    return this.services.request(caller, WebhooksPatterns.SendTestEvent,
+      { ...body, agent_id: agentId, webhook_id: webhookId });
   }
 
   @Post(':webhook_id/deliveries/redeliver')
@@ -153,17 +138,13 @@ export class WebhooksController {
   @ApiAcceptedResponse({ type: RedeliverSinceResponse })
   @ApiProblems(400, 401, 404, 409, 429)
   redeliverSince(
-    @CallerId() userId: string,
-    @RequestId() requestId: string,
+    @Caller() caller: Caller,
     @Param('agent_id') agentId: string,
     @Param('webhook_id') webhookId: string,
     @Body() body: RedeliverSinceRequest,
   ): Promise<RedeliverSinceResponse> {
-    return this.services.request(
-      WebhooksPatterns.RedeliverSince,
-      { ...body, user_id: userId, agent_id: agentId, webhook_id: webhookId },
-      requestId,
-    );
+    return this.services.request(caller, WebhooksPatterns.RedeliverSince,
+      { ...body, agent_id: agentId, webhook_id: webhookId });
   }
 
   @Get(':webhook_id/deliveries/:delivery_id')
@@ -171,17 +152,13 @@ export class WebhooksController {
   @ApiOkResponse({ type: DeliveryDto })
   @ApiProblems(401, 404)
   delivery(
-    @CallerId() userId: string,
-    @RequestId() requestId: string,
+    @Caller() caller: Caller,
     @Param('agent_id') agentId: string,
     @Param('webhook_id') webhookId: string,
     @Param('delivery_id') deliveryId: string,
   ): Promise<DeliveryDto> {
-    return this.services.request(
-      WebhooksPatterns.GetDelivery,
-      { user_id: userId, agent_id: agentId, webhook_id: webhookId, delivery_id: deliveryId },
-      requestId,
-    );
+    return this.services.request(caller, WebhooksPatterns.GetDelivery,
+      { agent_id: agentId, webhook_id: webhookId, delivery_id: deliveryId });
   }
 
   @Post(':webhook_id/deliveries/:delivery_id/redeliver')
@@ -190,16 +167,12 @@ export class WebhooksController {
   @ApiAcceptedResponse({ type: DeliveryDto })
   @ApiProblems(401, 404)
   redeliver(
-    @CallerId() userId: string,
-    @RequestId() requestId: string,
+    @Caller() caller: Caller,
     @Param('agent_id') agentId: string,
     @Param('webhook_id') webhookId: string,
     @Param('delivery_id') deliveryId: string,
   ): Promise<DeliveryDto> {
-    return this.services.request(
-      WebhooksPatterns.Redeliver,
-      { user_id: userId, agent_id: agentId, webhook_id: webhookId, delivery_id: deliveryId },
-      requestId,
-    );
+    return this.services.request(caller, WebhooksPatterns.Redeliver,
+      { agent_id: agentId, webhook_id: webhookId, delivery_id: deliveryId });
   }
 }

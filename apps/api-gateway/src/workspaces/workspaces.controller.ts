@@ -10,21 +10,21 @@ import {
   WorkspaceListResponse,
   WorkspaceResponse,
 } from '@aas/contracts';
-import { CallerId, RequestId } from '../caller/caller';
+import { Caller } from '../caller/caller';
+import { CallerServices } from '../caller/caller-services';
 import { ApiProblems } from '../openapi/api-problems.decorator';
-import { ServiceClient } from '@aas/platform';
 
 @ApiTags('Workspaces')
 @Controller('v1/workspaces')
 export class WorkspacesController {
-  constructor(private readonly services: ServiceClient) {}
+  constructor(private readonly services: CallerServices) {}
 
   @Get()
   @ApiOperation({ summary: 'List the workspaces of the caller in display order' })
   @ApiOkResponse({ type: WorkspaceListResponse })
   @ApiProblems(401)
-  list(@CallerId() userId: string, @RequestId() requestId: string): Promise<WorkspaceListResponse> {
-    return this.services.request(AgentsPatterns.ListWorkspaces, { user_id: userId }, requestId);
+  list(@Caller() caller: Caller): Promise<WorkspaceListResponse> {
+    return this.services.request(caller, AgentsPatterns.ListWorkspaces, {});
   }
 
   @Post()
@@ -33,11 +33,10 @@ export class WorkspacesController {
   @ApiCreatedResponse({ type: WorkspaceResponse })
   @ApiProblems(400, 401, 422)
   create(
-    @CallerId() userId: string,
-    @RequestId() requestId: string,
+    @Caller() caller: Caller,
     @Body() body: CreateWorkspaceRequest,
   ): Promise<WorkspaceResponse> {
-    return this.services.request(AgentsPatterns.CreateWorkspace, { ...body, user_id: userId }, requestId);
+    return this.services.request(caller, AgentsPatterns.CreateWorkspace, { ...body });
   }
 
   // Declared before the ':workspace_id' routes so 'reorder' is never taken for a workspace id.
@@ -47,11 +46,10 @@ export class WorkspacesController {
   @ApiOkResponse({ type: ReorderWorkspacesResponse })
   @ApiProblems(400, 401)
   reorder(
-    @CallerId() userId: string,
-    @RequestId() requestId: string,
+    @Caller() caller: Caller,
     @Body() body: ReorderWorkspacesRequest,
   ): Promise<ReorderWorkspacesResponse> {
-    return this.services.request(AgentsPatterns.ReorderWorkspaces, { ...body, user_id: userId }, requestId);
+    return this.services.request(caller, AgentsPatterns.ReorderWorkspaces, { ...body });
   }
 
   @Put(':workspace_id')
@@ -60,16 +58,12 @@ export class WorkspacesController {
   @ApiOkResponse({ type: WorkspaceResponse })
   @ApiProblems(400, 401, 404)
   update(
-    @CallerId() userId: string,
-    @RequestId() requestId: string,
+    @Caller() caller: Caller,
     @Param('workspace_id') workspaceId: string,
     @Body() body: UpdateWorkspaceRequest,
   ): Promise<WorkspaceResponse> {
-    return this.services.request(
-      AgentsPatterns.UpdateWorkspace,
-      { ...body, user_id: userId, workspace_id: workspaceId },
-      requestId,
-    );
+    return this.services.request(caller, AgentsPatterns.UpdateWorkspace,
+      { ...body, workspace_id: workspaceId });
   }
 
   @Delete(':workspace_id')
@@ -79,14 +73,10 @@ export class WorkspacesController {
   @ApiOkResponse({ type: DeleteWorkspaceResponse })
   @ApiProblems(401, 404)
   remove(
-    @CallerId() userId: string,
-    @RequestId() requestId: string,
+    @Caller() caller: Caller,
     @Param('workspace_id') workspaceId: string,
   ): Promise<DeleteWorkspaceResponse> {
-    return this.services.request(
-      AgentsPatterns.DeleteWorkspace,
-      { user_id: userId, workspace_id: workspaceId },
-      requestId,
-    );
+    return this.services.request(caller, AgentsPatterns.DeleteWorkspace,
+      { workspace_id: workspaceId });
   }
 }
