@@ -223,6 +223,22 @@ describe('The console in a browser', () => {
     await page.getByText('active', { exact: true }).waitFor();
   });
 
+  it('takes a time zone typed key by key, pauses included, without an error screen', async () => {
+    await page.goto(`${agentUrl}/schedule`);
+    const zone = page.getByLabel('Timezone');
+    await zone.fill('');
+    await zone.pressSequentially('Ame', { delay: 30 });
+    // The pause: the half-typed zone settles, and the page says what is wrong under the field.
+    await page.getByText('Not a time zone (yet)').waitFor();
+    await zone.pressSequentially('rica/Chi', { delay: 30 });
+    await page.getByText('Not a time zone (yet)').waitFor();
+    await zone.pressSequentially('cago', { delay: 30 });
+    await page.getByText('Next five fires (America/Chicago)').waitFor();
+    expect(await page.getByText('Not a time zone (yet)').count()).toBe(0);
+    expect(await page.getByText(/Unexpected Application Error|ran into a problem/).count()).toBe(0);
+    expect(await zone.getAttribute('aria-invalid')).toBeNull();
+  });
+
   it('creates a webhook (secret shown once) and shows its delivery, with attempts and redelivery', async () => {
     await page.goto(`${agentUrl}/webhooks`);
     await page.getByText('No webhooks').waitFor();

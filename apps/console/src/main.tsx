@@ -3,7 +3,7 @@ import './styles.css';
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { Navigate, RouterProvider, createBrowserRouter } from 'react-router';
+import { Navigate, RouterProvider, createBrowserRouter, type RouteObject } from 'react-router';
 import { isUnauthorized } from './api';
 import { SignedIn } from './components/layout';
 import { AgentPage } from './pages/agent-page';
@@ -13,6 +13,7 @@ import { DeliveriesPage } from './pages/deliveries-page';
 import { InstructionsTab } from './pages/instructions-tab';
 import { LoginPage } from './pages/login-page';
 import { NotFoundPage } from './pages/not-found-page';
+import { RouteErrorPage } from './pages/route-error-page';
 import { RunPage } from './pages/run-page';
 import { RunsTab } from './pages/runs-tab';
 import { ScheduleTab } from './pages/schedule-tab';
@@ -33,8 +34,12 @@ const queryClient: QueryClient = new QueryClient({
   defaultOptions: { queries: { retry: (count, error) => !isUnauthorized(error) && count < 1, refetchOnWindowFocus: true } },
 });
 
+// Every route has the error page: inside SignedIn, a page that throws keeps the navigation around it.
+const failsSafely = (routes: RouteObject[]): RouteObject[] =>
+  routes.map((route) => ({ ...route, errorElement: <RouteErrorPage />, children: route.children && failsSafely(route.children) }) as RouteObject);
+
 const router = createBrowserRouter(
-  [
+  failsSafely([
     { path: '/setup', element: <SetupPage /> },
     { path: '/login', element: <LoginPage /> },
     {
@@ -59,7 +64,7 @@ const router = createBrowserRouter(
         { path: '*', element: <NotFoundPage /> },
       ],
     },
-  ],
+  ]),
   { basename: '/console' },
 );
 

@@ -12,10 +12,23 @@ export function When({ at }: { at: string | number | null | undefined }) {
   );
 }
 
-/** A moment written out in an IANA timezone (the schedule's), e.g. "Mon, 1 Dec 2025, 09:30:00 CET". */
+/** Whether the browser knows this IANA time zone (a half-typed one, "America/Chi", is not one). */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat(undefined, { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A moment written out in an IANA timezone (the schedule's), e.g. "Mon, 1 Dec 2025, 09:30:00 CET";
+ * in UTC when the zone is not one the browser knows, so rendering never throws.
+ */
 export function formatInZone(at: number, timeZone: string): string {
   return new Intl.DateTimeFormat(undefined, {
-    timeZone,
+    timeZone: isTimeZone(timeZone) ? timeZone : 'UTC',
     weekday: 'short',
     year: 'numeric',
     month: 'short',

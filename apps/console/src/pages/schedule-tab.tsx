@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { api, unwrap } from '../api';
 import { ErrorNote, Loading } from '../components/feedback';
 import { StatusBadge } from '../components/status-badge';
-import { When, formatInZone } from '../components/time';
+import { When, formatInZone, isTimeZone } from '../components/time';
 import { useAgent } from './agent-page';
 
 interface ScheduleForm {
@@ -73,8 +73,12 @@ export function ScheduleTab() {
   const wanted = useSettled({ cron: cron.trim(), timezone: timezone.trim() }, 250);
   const preview = useQuery({
     queryKey: ['schedule-preview', wanted.cron, wanted.timezone],
-    queryFn: () => unwrap(api.POST('/v1/schedules/preview', { body: { cron: wanted.cron, timezone: wanted.timezone || undefined } })),
-    enabled: wanted.cron !== '',
+    // The fires come with the zone they were computed for: while a new zone is typed, the last ones stay shown in theirs.
+    queryFn: async () => ({
+      zone: wanted.timezone || 'UTC',
+      ...(await unwrap(api.POST('/v1/schedules/preview', { body: { cron: wanted.cron, timezone: wanted.timezone || undefined } }))),
+    }),
+    enabled: wanted.cron !== '' && (wanted.timezone === '' || isTimeZone(wanted.timezone)),
     placeholderData: keepPreviousData,
     retry: false,
   });
@@ -107,7 +111,8 @@ export function ScheduleTab() {
   const zones = useMemo(() => Intl.supportedValuesOf('timeZone'), []);
   if (schedule.isPending) return <Loading what="the schedule" />;
   if (schedule.isError) return <ErrorNote error={schedule.error} />;
-  const shownZone = (preview.isSuccess ? wanted.timezone : '') || 'UTC';
+  const zoneProblem =
+    wanted.timezone !== '' && !isTimeZone(wanted.timezone) ? 'Not a time zone (yet): pick one from the list, like Europe/Paris or America/Chicago.' : null;
   return (
     <div className="schedule">
       {existing ? (
@@ -176,15 +181,23 @@ export function ScheduleTab() {
               ))}
             </small>
           </label>
-          <label>
-            Timezone
-            <input list="timezones" spellCheck={false} {...form.register('timezone')} />
+          <div>
+            <label htmlFor="schedule-timezone">Timezone</label>
+            <input
+              id="schedule-timezone"
+              list="timezones"
+              spellCheck={false}
+              aria-invalid={zoneProblem ? true : undefined}
+              aria-describedby="timezone-help"
+              {...form.register('timezone')}
+            />
+            <small id="timezone-help">{zoneProblem ?? 'An IANA time zone; empty means UTC.'}</small>
             <datalist id="timezones">
               {zones.map((zone) => (
                 <option key={zone} value={zone} />
               ))}
             </datalist>
-          </label>
+          </div>
           <label>
             While a run is still going
             <select {...form.register('overlap')}>
@@ -227,10 +240,10 @@ export function ScheduleTab() {
             <ErrorNote error={preview.error} />
           ) : preview.data ? (
             <>
-              <strong>Next five fires ({shownZone})</strong>
+              <strong>Next five fires ({preview.data.zone})</strong>
               <ol data-testid="next-fires">
                 {preview.data.upcoming.map((at) => (
-                  <li key={at}>{formatInZone(at, shownZone)}</li>
+                  <li key={at}>{formatInZone(at, preview.data.zone)}</li>
                 ))}
               </ol>
             </>
