@@ -21,6 +21,7 @@ export const AgentsPatterns = {
   GetAgent: 'agents.agents.get',
   DeleteAgent: 'agents.agents.delete',
   MoveAgent: 'agents.agents.move',
+  UpdateAgent: 'agents.agents.update',
   ListWorkspaces: 'agents.workspaces.list',
   CreateWorkspace: 'agents.workspaces.create',
   UpdateWorkspace: 'agents.workspaces.update',

@@ -9,6 +9,7 @@ import {
   ListAgentsMessage,
   MoveAgentMessage,
   SuccessResponse,
+  UpdateAgentMessage,
 } from '@aas/contracts';
 import { AgentsService } from './agents.service';
 
@@ -35,6 +36,11 @@ export class AgentsHandlers {
   async delete(@Payload() message: AgentRefMessage): Promise<{ deleted: true }> {
     await this.agents.delete(message.user_id, message.agent_id);
     return { deleted: true };
+  }
+
+  @MessagePattern(AgentsPatterns.UpdateAgent)
+  async update(@Payload() message: UpdateAgentMessage): Promise<AgentResponse> {
+    return { agent: await this.agents.update(message) };
   }
 
   @MessagePattern(AgentsPatterns.MoveAgent)

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
   ApiCreatedResponse,
   ApiNoContentResponse,
@@ -15,6 +15,7 @@ import {
   ListAgentsQuery,
   MoveAgentRequest,
   SuccessResponse,
+  UpdateAgentRequest,
 } from '@aas/contracts';
 import { CallerId, RequestId } from '../caller/caller';
 import { RelaysJson } from '../http/relays-json';
@@ -64,6 +65,20 @@ export class AgentsController {
     @Param('agent_id') agentId: string,
   ): Promise<JsonBody<AgentResponse>> {
     return this.services.requestJson(AgentsPatterns.GetAgent, { user_id: userId, agent_id: agentId }, requestId);
+  }
+
+  @Patch(':agent_id')
+  @ApiOperation({ summary: "Rename an agent: its agent_name (name and explanation); a later build run may name it again" })
+  @ApiParam({ name: 'agent_id', format: 'uuid' })
+  @ApiOkResponse({ type: AgentResponse })
+  @ApiProblems(400, 401, 404)
+  update(
+    @CallerId() userId: string,
+    @RequestId() requestId: string,
+    @Param('agent_id') agentId: string,
+    @Body() body: UpdateAgentRequest,
+  ): Promise<AgentResponse> {
+    return this.services.request(AgentsPatterns.UpdateAgent, { ...body, user_id: userId, agent_id: agentId }, requestId);
   }
 
   @Delete(':agent_id')

@@ -37,6 +37,12 @@ export class RunsEnv extends ServiceEnv {
   @IsCreditPriceTable()
   CREDIT_PRICES: string = JSON.stringify(DEFAULT_CREDIT_PRICES);
 
+  /** How long a replica keeps the runtime's tool catalogue (GET /v1/tools, tools/tool-catalogue.ts); 0: asks every time. */
+  @IsInt()
+  @Min(0)
+  @Max(3_600_000)
+  TOOL_CATALOGUE_CACHE_MS: number = 30_000;
+
   @IsInt()
   @Min(1000)
   RUN_TIMEOUT_MS: number = 3_600_000;

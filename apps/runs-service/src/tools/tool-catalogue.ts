@@ -4,14 +4,11 @@ import { ToolCatalogue } from '@aas/contracts';
 import { RunsEnv } from '../config/runs.env';
 import { fetchRuntimeCatalogue } from './runtime-catalogue';
 
-/** How long a replica keeps the catalogue it was answered: tools change when the runtime is reconfigured, rarely. */
-export const CATALOGUE_CACHE_MS = 30_000;
-
 const NO_TOOLS: ToolCatalogue = { tools: [] };
 
 /**
  * The tools of the configured runtime (GET /v1/tools, and the icons of a run's tool_icons), asked of it
- * at most once per CATALOGUE_CACHE_MS per replica, however many callers ask at once. The built-in
+ * at most once per TOOL_CATALOGUE_CACHE_MS per replica (tools change when the runtime is reconfigured, rarely), however many callers ask at once. The built-in
  * runtime calls no tools: its catalogue is empty.
  */
 @Injectable()
@@ -27,7 +24,7 @@ export class ToolCatalogueSource {
     if (!url) return Promise.resolve(NO_TOOLS);
     if (this.cached && this.cached.until > Date.now()) return this.cached.catalogue;
     const catalogue = fetchRuntimeCatalogue(url, this.config.get('AGENT_RUNTIME_SECRET', { infer: true }));
-    this.cached = { until: Date.now() + CATALOGUE_CACHE_MS, catalogue };
+    this.cached = { until: Date.now() + this.config.get('TOOL_CATALOGUE_CACHE_MS', { infer: true }), catalogue };
     // A failure is not kept: the next caller asks again.
     catalogue.catch(() => {
       if (this.cached?.catalogue === catalogue) this.cached = undefined;
