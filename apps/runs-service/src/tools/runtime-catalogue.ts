@@ -1,6 +1,6 @@
 import { ToolCatalogue, ToolCatalogueEntry } from '@aas/contracts';
 import { ServiceUnavailableError } from '@aas/problem-details';
-import { signDispatch } from '../execution/http-runtime';
+import { signDispatch } from '../signing/runtime-signature';
 
 /** How long one request for the catalogue may take, and its largest answer. */
 export const CATALOGUE_TIMEOUT_MS = 5_000;
