@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { expectProblem, http } from './support/http';
 import { SseStream } from './support/sse';
 import { TestRuntime, lines } from './support/test-runtime';
-import { TestSystem } from './support/test-system';
+import { TestSystem, urlOf } from './support/test-system';
 import { User, freshUser } from './support/test-users';
 
 const KEY = 'runs-runtime-v2-bootstrap-key-0123456789';
@@ -251,6 +251,22 @@ describe('Runtime protocol version 2: what the control plane records and serves'
 
     it('needs a key', async () => {
       expectProblem(await http(base, 'GET', '/v1/tools'), 401);
+    });
+
+    it("is rate-limited per user: one user's flood leaves another's answers alone", async () => {
+      runtime.catalogue = (reply) => reply.json(200, { tools: [] });
+      const gateway = await system.startGateway({ RATE_LIMIT_REQUESTS: '10' });
+      try {
+        const limited = urlOf(gateway);
+        const [flooder, victim] = [await freshUser(system, 'rt-v2-flooder'), await freshUser(system, 'rt-v2-victim')];
+        const flood = await Promise.all(Array.from({ length: 20 }, () => http(limited, 'GET', '/v1/tools', { key: flooder.key })));
+        expect(flood.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(10);
+        expectProblem(flood.find((r) => r.status === 429)!, 429);
+        const mine = await http(limited, 'GET', '/v1/tools', { key: victim.key });
+        expect([mine.status, mine.body]).toEqual([200, { tools: [] }]);
+      } finally {
+        await gateway.close();
+      }
     });
 
     it('is the same for another user, who cannot change it for the first', async () => {
