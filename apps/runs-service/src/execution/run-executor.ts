@@ -13,8 +13,8 @@ import { RunRecorder } from './run-recorder';
 import { LineContext, fail, pause, start, transitionFor } from './run-transition';
 
 const TIMED_OUT = 'timeout';
-const NO_ICONS = (): null => null;
 const SHUT_DOWN = 'shutdown';
+const NO_ICONS = (): null => null;
 
 /**
  * Executes one run through the agent runtime protocol, from event 0 to a final state. agents-service is
@@ -35,8 +35,10 @@ export class RunExecutor {
     private readonly config: ConfigService<RunsEnv, true>,
     private readonly tools: ToolCatalogueSource,
   ) {
-    // Validated at start (RunsEnv), so it parses.
-    this.prices = parseCreditPrices(config.get('CREDIT_PRICES', { infer: true })) as CreditPrice[];
+    // Validated at start (RunsEnv): a table that does not parse here is a bug, not a setting.
+    const prices = parseCreditPrices(config.get('CREDIT_PRICES', { infer: true }));
+    if (typeof prices === 'string') throw new Error(prices);
+    this.prices = prices;
   }
 
   async execute(runId: string): Promise<void> {

@@ -2,7 +2,7 @@ import { AgentNameInput, RuntimeLine, isWellFormedText } from '@aas/contracts';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 
-/** Most tokens one `usage` line may report for each of input and output (a run's sum is exact past it). */
+/** Most tokens one `usage` line may report, input and output each: far above any model call, and priced exactly. */
 export const MAX_TOKENS_PER_USAGE_LINE = 100_000_000;
 export const MAX_TITLE_LENGTH = 500;
 export const MAX_TOOL_NAME_LENGTH = 200;
