@@ -47,7 +47,8 @@ describe('Health and the OpenAPI document', () => {
       '/api/public/v1/access-api-keys': ['get', 'post'],
       '/api/public/v1/access-api-keys/{key_id}': ['delete'],
       '/v1/agents': ['get', 'post'],
-      '/v1/agents/{agent_id}': ['get', 'delete'],
+      '/v1/agents/{agent_id}': ['get', 'patch', 'delete'],
+      '/v1/tools': ['get'],
       '/v1/agents/{agent_id}/move': ['post'],
       '/v1/workspaces': ['get', 'post'],
       '/v1/workspaces/{workspace_id}': ['put', 'delete'],
@@ -80,6 +81,9 @@ describe('Health and the OpenAPI document', () => {
       doc.paths[path][method].responses[status]?.content?.['application/json']?.schema?.$ref;
     expect(successSchema('/v1/agents', 'get', '200')).toBe('#/components/schemas/AgentListResponse');
     expect(successSchema('/v1/agents', 'post', '201')).toBe('#/components/schemas/AgentResponse');
+    expect(successSchema('/v1/agents/{agent_id}', 'patch', '200')).toBe('#/components/schemas/AgentResponse');
+    expect(successSchema('/v1/tools', 'get', '200')).toBe('#/components/schemas/ToolListResponse');
+    expect(doc.paths['/v1/tools'].get.responses['503']).toBeDefined();
     expect(doc.paths['/v1/agents/{agent_id}'].delete.responses['204']).toBeDefined();
     expect(successSchema('/v1/workspaces', 'get', '200')).toBe('#/components/schemas/WorkspaceListResponse');
     expect(successSchema('/v1/agents/{agent_id}/instructions/history', 'get', '200')).toBe(

@@ -115,6 +115,7 @@ describe('Hostile input to every endpoint (fuzz)', () => {
         CreateApiKeyRequest: () => ({ name: 'fuzz' }),
         CreateAgentRequest: () => ({}),
         MoveAgentRequest: () => ({ workspace_id: workspaceId }),
+        UpdateAgentRequest: () => ({ agent_name: { name: 'fuzz', explanation: null } }),
         CreateWorkspaceRequest: () => ({ name: 'fuzz' }),
         UpdateWorkspaceRequest: () => ({ name: 'fuzz' }),
         ReorderWorkspacesRequest: () => ({ workspace_ids: [workspaceId] }),

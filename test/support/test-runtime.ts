@@ -37,6 +37,11 @@ export class Reply {
     this.res.writeHead(code, { 'content-type': 'text/plain' }).end(body);
   }
 
+  /** Answers `code` with a JSON body. */
+  json(code: number, value: unknown): void {
+    this.res.writeHead(code, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+  }
+
   /** Sends one line: an object as JSON, a string as it is. The 200 NDJSON head goes out first. */
   line(value: object | string): void {
     if (this.isClosed) return;
@@ -100,6 +105,10 @@ export const hang =
 export class TestRuntime {
   readonly dispatches: Dispatch[] = [];
   handler?: Script;
+  /** Requests for `GET /tools` (the tool catalogue, protocol version 2), kept apart from the dispatches. */
+  readonly catalogueRequests: Dispatch[] = [];
+  /** How `GET /tools` is answered; unset: 404, as a version 1 runtime answers. */
+  catalogue?: (reply: Reply) => void;
   private readonly scripts = new Map<string, Script>();
   private readonly closedRuns = new Set<string>();
   private readonly closeWaiters = new Map<string, () => void>();
@@ -152,6 +161,13 @@ export class TestRuntime {
     await new Promise((resolve) => this.server.close(resolve));
   }
 
+  private serveCatalogue(request: Dispatch, res: ServerResponse): void {
+    this.catalogueRequests.push(request);
+    const reply = new Reply(res);
+    if (this.catalogue) this.catalogue(reply);
+    else reply.status(404, 'not found');
+  }
+
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -163,6 +179,7 @@ export class TestRuntime {
       body = undefined;
     }
     const dispatch: Dispatch = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, rawBody, body };
+    if (dispatch.method === 'GET' && dispatch.path.endsWith('/tools')) return this.serveCatalogue(dispatch, res);
     this.dispatches.push(dispatch);
 
     const reply = new Reply(res);

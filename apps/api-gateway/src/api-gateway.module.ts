@@ -9,6 +9,7 @@ import { GatewayEnv } from './config/gateway.env';
 import { GatewayHealthModule } from './health/gateway-health.module';
 import { HttpMetrics } from './http/http-metrics';
 import { MeController } from './identity/me.controller';
+import { ToolsController } from './tools/tools.controller';
 import { InstallationDeliveries } from './rate-limit/installation-deliveries';
 import { RunEventStreamController } from './runs/run-event-stream.controller';
 import { RunEventHub } from './runs/streams/run-event-hub';
@@ -38,7 +39,7 @@ export class ApiGatewayModule {
         MetricsModule.forApp('api-gateway'),
       ],
       providers: [CallerServices, RunEventStreams, RunEventHub, StreamSlots, HttpMetrics, VerifiedHookUrls, InstallationDeliveries],
-      controllers: [ConsoleAuthController, MeController, ApiKeysController, AgentsController, WorkspacesController, InstructionsController, RunsController, RunEventStreamController, AgentScheduleController, SchedulesController, WebhooksController, TriggersController, InboundHooksController],
+      controllers: [ConsoleAuthController, MeController, ApiKeysController, AgentsController, WorkspacesController, InstructionsController, RunsController, RunEventStreamController, AgentScheduleController, SchedulesController, WebhooksController, TriggersController, InboundHooksController, ToolsController],
     };
   }
 }

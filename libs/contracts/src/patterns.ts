@@ -21,6 +21,7 @@ export const AgentsPatterns = {
   GetAgent: 'agents.agents.get',
   DeleteAgent: 'agents.agents.delete',
   MoveAgent: 'agents.agents.move',
+  UpdateAgent: 'agents.agents.update',
   ListWorkspaces: 'agents.workspaces.list',
   CreateWorkspace: 'agents.workspaces.create',
   UpdateWorkspace: 'agents.workspaces.update',
@@ -54,6 +55,8 @@ export const RunsPatterns = {
   StartTriggeredRuns: 'runs.runs.start-triggered-batch',
   /** Gateway: where the runs of its open event streams stand, in one request (a safety net for lost pushes). */
   RunStreamHeads: 'runs.streams.heads',
+  /** The agent runtime's tool catalogue (GET /v1/tools). */
+  ListTools: 'runs.tools.list',
 } as const;
 
 export const SchedulerPatterns = {

@@ -158,7 +158,8 @@ export interface paths {
         delete: operations["AgentsController_remove"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Rename an agent: its agent_name (name and explanation); a later build run may name it again */
+        patch: operations["AgentsController_update"];
         trace?: never;
     };
     "/v1/agents/{agent_id}/move": {
@@ -671,6 +672,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tools the agent runtime offers, for plan steps' `tools` (empty with the built-in runtime or a version 1 runtime) */
+        get: operations["ToolsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -846,6 +864,15 @@ export interface components {
         AgentResponse: {
             agent: components["schemas"]["AgentDto"];
         };
+        AgentNameInput: {
+            name: string;
+            /** @description Absent or null: none */
+            explanation?: string | null;
+        };
+        UpdateAgentRequest: {
+            /** @description The agent's name and what it does */
+            agent_name: components["schemas"]["AgentNameInput"];
+        };
         MoveAgentRequest: {
             /** @description The target workspace */
             workspace_id: string;
@@ -942,6 +969,17 @@ export interface components {
             /** @description Newest first */
             instruction_versions: components["schemas"]["InstructionVersion"][];
         };
+        RunUsage: {
+            /** Format: int64 */
+            input_tokens: number;
+            /** Format: int64 */
+            output_tokens: number;
+            /**
+             * Format: int32
+             * @description The usage lines the runtime sent (one per model call, or per batch of calls)
+             */
+            model_calls: number;
+        };
         RunDto: {
             /** Format: uuid */
             run_id: string;
@@ -982,6 +1020,13 @@ export interface components {
              * @description Present once the run is finished
              */
             finished_at?: string;
+            /** @description Tokens the runtime reported (zeros until it reports any) */
+            usage: components["schemas"]["RunUsage"];
+            /**
+             * Format: int32
+             * @description usage priced by CREDIT_PRICES; null until the runtime reports usage
+             */
+            credits_consumed?: number | null;
         };
         ToolIcon: {
             action_type: string;
@@ -1017,6 +1062,8 @@ export interface components {
             /** Format: int32 */
             credits_consumed?: number | null;
             wrote_instructions?: boolean | null;
+            /** @description Tokens the runtime reported (an addition to the contract) */
+            usage: components["schemas"]["RunUsage"];
         };
         RunListResponse: {
             runs: components["schemas"]["RunDto"][];
@@ -1466,6 +1513,22 @@ export interface components {
         InboundHookResponse: {
             /** Format: uuid */
             run_id: string;
+        };
+        ToolDto: {
+            /** @description What plan steps list in `tools`: `http_request`, or `<server>.<tool>` for an MCP tool */
+            name: string;
+            description: string;
+            /** @description JSON Schema of the tool's input */
+            input_schema: {
+                [key: string]: unknown;
+            };
+            /** @description The icon a run's tool_icons show for it */
+            icon?: string | null;
+            /** @description The MCP server that serves it; null for a built-in tool */
+            server?: string | null;
+        };
+        ToolListResponse: {
+            tools: components["schemas"]["ToolDto"][];
         };
     };
     responses: never;
@@ -2109,6 +2172,67 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Any other error, as Problem Details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+        };
+    };
+    AgentsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAgentRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentResponse"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
             };
             /** @description Unauthorized */
             401: {
@@ -4510,6 +4634,52 @@ export interface operations {
             };
             /** @description Too Many Requests */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Any other error, as Problem Details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+        };
+    };
+    ToolsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolListResponse"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -74,6 +74,13 @@ export class FakeAgentRunsStore implements AgentRunsStore {
     agent.deployedAt = agent.deployedAt && agent.deployedAt > at ? agent.deployedAt : at;
   }
 
+  async recordAgentName(agentId: string, generation: number | null, name: string, explanation: string | null): Promise<void> {
+    const agent = this.agentOf(agentId, generation);
+    if (!agent) return;
+    agent.name = name;
+    agent.nameExplanation = explanation;
+  }
+
   /** The agent, if it is of `generation` (any, when null). */
   private agentOf(agentId: string, generation: number | null): AgentRow | undefined {
     return this.db.tables.agents.find((a) => a.id === agentId && (generation === null || Number(a.seq) === generation));

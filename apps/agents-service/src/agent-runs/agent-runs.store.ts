@@ -54,4 +54,6 @@ export abstract class AgentRunsStore {
   abstract recordBuildRun(agentId: string, generation: number | null, build: BuildRunSnapshot): Promise<void>;
   /** Deployed, at the latest of the deployment times seen. */
   abstract recordDeployment(agentId: string, generation: number | null, deployedAt: string): Promise<void>;
+  /** The name a build run gave the agent (its `agent_name` line). */
+  abstract recordAgentName(agentId: string, generation: number | null, name: string, explanation: string | null): Promise<void>;
 }

@@ -68,4 +68,11 @@ export class PostgresAgentRunsStore extends AgentRunsStore {
       [agentId, deployedAt, generation],
     );
   }
+
+  async recordAgentName(agentId: string, generation: number | null, name: string, explanation: string | null): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE agents SET name = $2, name_explanation = $3 WHERE id = $1 AND ($4::bigint IS NULL OR seq = $4)`,
+      [agentId, name, explanation, generation],
+    );
+  }
 }

@@ -1,4 +1,4 @@
-import { RunInstructionsEvent, RunProgressEvent } from '@aas/contracts';
+import { RunAgentNameEvent, RunInstructionsEvent, RunProgressEvent } from '@aas/contracts';
 import { ResourceNotFoundError } from '@aas/problem-details';
 import { Job, UnrecoverableError } from 'bullmq';
 import { randomUUID } from 'node:crypto';
@@ -62,8 +62,21 @@ describe(RunProgressConsumer.name, () => {
         name: 'run.instructions',
         data: { run_id: runId('build-1'), agent_id: agentId, user_id: user.id, seq: 3, content: 'do it', agent_generation: 4, ...fields },
       } as Job<RunInstructionsEvent>);
-    return { agent, progress, wrote, writes, userId: user.id, agentId, refuse: (error: Error) => (refuse = error) };
+    const named = (fields: Partial<RunAgentNameEvent> = {}) =>
+      sut.process({
+        name: 'run.agent_name',
+        data: { run_id: runId('build-1'), agent_id: agentId, user_id: user.id, seq: 2, name: 'Digest', explanation: null, agent_generation: Number(agent().seq), ...fields },
+      } as Job<RunAgentNameEvent>);
+    return { agent, progress, wrote, named, writes, userId: user.id, agentId, refuse: (error: Error) => (refuse = error) };
   }
+
+  it("names the agent from a build run's agent_name, only in the run's generation of it", async () => {
+    const { agent, named } = await setup();
+    await named({ agent_generation: Number(agent().seq) + 1, name: 'Other generation' });
+    expect([agent().name, agent().nameExplanation]).toEqual([null, null]);
+    await named({ name: 'Digest', explanation: 'Reads pages' });
+    expect([agent().name, agent().nameExplanation]).toEqual(['Digest', 'Reads pages']);
+  });
 
   it("sets the agent's latest run summary from a run's progress", async () => {
     const { agent, progress } = await setup();

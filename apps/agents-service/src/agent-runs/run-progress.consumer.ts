@@ -1,5 +1,5 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { EventNames, QueueNames, RunInstructionsEvent, RunProgressEvent, parseJob } from '@aas/contracts';
+import { EventNames, QueueNames, RunAgentNameEvent, RunInstructionsEvent, RunProgressEvent, parseJob } from '@aas/contracts';
 import { InJobRequestContext, WORKER_LOCK } from '@aas/platform';
 import { DomainError } from '@aas/problem-details';
 import { Job, UnrecoverableError } from 'bullmq';
@@ -11,7 +11,8 @@ import { AgentRunsStore } from './agent-runs.store';
  * run.progress keeps the agent fields that summarise its runs (latest_run_*, has_runs,
  * last_chat_message, deployment, build runs) in step: each update applies only if its snapshot is
  * newer than the one the agent reflects, so events processed twice or out of order change nothing.
- * run.instructions makes a run's instructions the agent's current ones.
+ * run.instructions makes a run's instructions the agent's current ones; run.agent_name (a build run's)
+ * its name.
  */
 @Processor(QueueNames.AgentsEvents, { concurrency: 16, ...WORKER_LOCK })
 export class RunProgressConsumer extends WorkerHost {
@@ -30,6 +31,8 @@ export class RunProgressConsumer extends WorkerHost {
         return this.progress(parsed.data);
       case EventNames.RunInstructions:
         return this.writeInstructions(parsed.data);
+      case EventNames.RunAgentName:
+        return this.writeAgentName(parsed.data);
     }
   }
 
@@ -52,6 +55,11 @@ export class RunProgressConsumer extends WorkerHost {
       if (error instanceof DomainError) throw new UnrecoverableError(`instructions of run ${e.run_id} refused: ${error.message}`);
       throw error;
     }
+  }
+
+  /** Of the run's generation of the agent only: a recreated agent keeps its own name. Setting it twice changes nothing. */
+  private async writeAgentName(e: RunAgentNameEvent): Promise<void> {
+    await this.store.recordAgentName(e.agent_id, e.agent_generation, e.name, e.explanation ?? null);
   }
 
   private async progress(e: RunProgressEvent): Promise<void> {

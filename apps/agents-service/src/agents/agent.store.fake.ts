@@ -57,6 +57,15 @@ export class FakeAgentStore implements AgentStore {
     for (const row of this.rows) if (row.id === agentId) row.workspaceId = workspaceId;
   }
 
+  async rename(tx: Transaction, agentId: string, name: string, explanation: string | null): Promise<void> {
+    this.db.inTransaction(tx);
+    for (const row of this.rows) {
+      if (row.id !== agentId) continue;
+      row.name = name;
+      row.nameExplanation = explanation;
+    }
+  }
+
   async delete(tx: Transaction, userId: string, agentIds: string[]): Promise<DeletedAgent[]> {
     this.db.inTransaction(tx);
     const t = this.db.tables;

@@ -35,6 +35,7 @@ export abstract class AgentStore {
    */
   abstract insertAndOnboard(tx: Transaction, agent: NewAgent): Promise<AgentEntity | null>;
   abstract moveTo(tx: Transaction, agentId: string, workspaceId: string): Promise<void>;
+  abstract rename(tx: Transaction, agentId: string, name: string, explanation: string | null): Promise<void>;
   /** Deletes those of the agents that are the user's (their instructions go by cascade); answers them. */
   abstract delete(tx: Transaction, userId: string, agentIds: string[]): Promise<DeletedAgent[]>;
   /** Records the events in the outbox, in `tx`: they are published once it commits. */

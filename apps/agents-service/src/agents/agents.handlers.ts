@@ -10,6 +10,7 @@ import {
   ListAgentsMessage,
   MoveAgentMessage,
   SuccessResponse,
+  UpdateAgentMessage,
 } from '@aas/contracts';
 import { AgentsService } from './agents.service';
 
@@ -36,6 +37,11 @@ export class AgentsHandlers {
   async delete(@Payload() message: AgentRefMessage): Promise<{ deleted: true }> {
     await this.agents.delete(message.user_id, message.agent_id);
     return { deleted: true };
+  }
+
+  @HandlesRequest(AgentsPatterns.UpdateAgent)
+  async update(@Payload() message: UpdateAgentMessage): Promise<AgentResponse> {
+    return { agent: await this.agents.update(message) };
   }
 
   @HandlesRequest(AgentsPatterns.MoveAgent)

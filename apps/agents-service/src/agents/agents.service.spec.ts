@@ -130,6 +130,21 @@ describe(AgentsService.name, () => {
     });
   });
 
+  describe('update', () => {
+    it("renames the caller's agent, and answers 404 to anyone else", async () => {
+      const { sut, db, user, create } = setup();
+      const agent = await create();
+      const renamed = await sut.update({ user_id: user.id, agent_id: agent.agent_id, agent_name: { name: 'Digest', explanation: 'Reads pages' } });
+      expect(renamed.agent_name).toEqual({ name: 'Digest', explanation: 'Reads pages' });
+      expect((await sut.get(user.id, agent.agent_id)).agent_name).toEqual({ name: 'Digest', explanation: 'Reads pages' });
+      const stranger = db.addUser();
+      await expect(sut.update({ user_id: stranger.id, agent_id: agent.agent_id, agent_name: { name: 'Mine now' } })).rejects.toBeInstanceOf(
+        ResourceNotFoundError,
+      );
+      expect((await sut.get(user.id, agent.agent_id)).agent_name).toEqual({ name: 'Digest', explanation: 'Reads pages' });
+    });
+  });
+
   describe('move', () => {
     it("moves the agent into one of the caller's workspaces, and answers success false for any other", async () => {
       const { sut, db, user, create } = setup();

@@ -6,6 +6,7 @@ import {
   CreateAgentMessage,
   ListAgentsMessage,
   SuccessResponse,
+  UpdateAgentMessage,
 } from '@aas/contracts';
 import { OutboxRelay, RowRead, Transaction, Transactions } from '@aas/platform';
 import { ConflictError, ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
@@ -98,6 +99,16 @@ export class AgentsService {
       await this.agents.moveTo(tx, agentId, target.id);
       return { success: true, error: null };
     });
+  }
+
+  /** A person renames the agent (PATCH); the name a build run gives it later replaces this one, and the other way round. */
+  async update(message: UpdateAgentMessage): Promise<AgentDto> {
+    const agent = await this.transactions.run(async (tx) => {
+      await this.find(message.user_id, message.agent_id, { tx, lock: true });
+      await this.agents.rename(tx, message.agent_id, message.agent_name.name, message.agent_name.explanation ?? null);
+      return this.find(message.user_id, message.agent_id, { tx });
+    });
+    return toAgentDto(agent);
   }
 
   /** The caller's agent, or a 404; `lock` serialises writers of the same agent. */

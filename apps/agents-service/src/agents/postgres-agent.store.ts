@@ -75,6 +75,10 @@ export class PostgresAgentStore extends AgentStore {
     await managerOf(this.dataSource, tx).update(AgentEntity, { id: agentId }, { workspaceId });
   }
 
+  async rename(tx: Transaction, agentId: string, name: string, explanation: string | null): Promise<void> {
+    await managerOf(this.dataSource, tx).update(AgentEntity, { id: agentId }, { name, nameExplanation: explanation });
+  }
+
   async delete(tx: Transaction, userId: string, agentIds: string[]): Promise<DeletedAgent[]> {
     const [deleted]: [Array<{ id: string; seq: string }>, number] = await managerOf(this.dataSource, tx).query(
       'DELETE FROM agents WHERE id = ANY($1::uuid[]) AND user_id = $2 RETURNING id, seq',

@@ -1,4 +1,4 @@
-import { CreateAgentMessage, RunProgressEvent, hashApiKey, hashToken } from '@aas/contracts';
+import { CreateAgentMessage, RunAgentNameEvent, RunProgressEvent, hashApiKey, hashToken } from '@aas/contracts';
 import { dataSourceOptions, migrateSchema, OutboxRelay, PostgresTransactions, Transactions } from '@aas/platform';
 import { Job } from 'bullmq';
 import { randomUUID } from 'node:crypto';
@@ -257,10 +257,19 @@ describe('the fakes of the agents-service stores', () => {
       await progress({ run_id: runIdOf('run-4'), run_number: 4, agent_generation: undefined, at: '2026-01-03T00:00:00.000Z' });
       await progress({ run_id: runIdOf('run-1'), seq: 7, status: 'completed', last_chat_message: 'late' });
       await progress({ run_id: runIdOf('build-2'), run_number: 2, run_mode: 'build', seq: 0, is_finished: false });
+      const name = (fields: Partial<RunAgentNameEvent>) =>
+        s.progress.process({
+          name: 'run.agent_name',
+          data: { run_id: runIdOf('build-2'), agent_id: agent.agent_id, user_id: user.id, seq: 2, name: 'n', explanation: null, agent_generation: generation, ...fields },
+        } as Job<RunAgentNameEvent>);
+      await name({ name: 'Built name', explanation: 'why' });
+      await name({ name: 'Other generation', agent_generation: generation + 1 });
+      const renamed = (await s.agents.update({ user_id: user.id, agent_id: agent.agent_id, agent_name: { name: 'Person name' } })).agent_name;
+      await name({ name: 'Built again', explanation: null });
       const { workspace_id: _workspace, ...summary } = await s.agents.get(user.id, agent.agent_id);
       const asked = [agent.agent_id, randomUUID()].map((agent_id) => ({ agent_id, user_id: user.id }));
       const starts = await s.context.startContexts({ agents: asked });
-      return { summary, starts: starts.agents.map((a) => [a.deployment_state, a.generation === generation]) };
+      return { renamed, summary, starts: starts.agents.map((a) => [a.deployment_state, a.generation === generation]) };
     }));
 
   it('console sessions: setup, sign-in, the sessions kept, logout and a password reset', () =>

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
   ApiCreatedResponse,
   ApiNoContentResponse,
@@ -15,6 +15,7 @@ import {
   ListAgentsQuery,
   MoveAgentRequest,
   SuccessResponse,
+  UpdateAgentRequest,
 } from '@aas/contracts';
 import { Caller } from '../caller/caller';
 import { CallerServices } from '../caller/caller-services';
@@ -62,6 +63,15 @@ export class AgentsController {
     @Param('agent_id') agentId: string,
   ): Promise<JsonBody<AgentResponse>> {
     return this.services.requestJson(caller, AgentsPatterns.GetAgent, { agent_id: agentId });
+  }
+
+  @Patch(':agent_id')
+  @ApiOperation({ summary: "Rename an agent: its agent_name (name and explanation); a later build run may name it again" })
+  @ApiParam({ name: 'agent_id', format: 'uuid' })
+  @ApiOkResponse({ type: AgentResponse })
+  @ApiProblems(400, 401, 404)
+  update(@Caller() caller: Caller, @Param('agent_id') agentId: string, @Body() body: UpdateAgentRequest): Promise<AgentResponse> {
+    return this.services.request(caller, AgentsPatterns.UpdateAgent, { ...body, agent_id: agentId });
   }
 
   @Delete(':agent_id')

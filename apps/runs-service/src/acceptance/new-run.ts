@@ -52,5 +52,11 @@ export function newRun(fields: NewRunFields): RunEntity {
     lastEventAt: fields.startedAt,
     finishedAt: null,
     admittedAt: null,
+    inputTokens: '0',
+    outputTokens: '0',
+    modelCalls: 0,
+    creditMillionths: null,
+    toolCallCount: 0,
+    toolIcons: [],
   } satisfies RunEntity);
 }

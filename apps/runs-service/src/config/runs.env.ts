@@ -1,5 +1,20 @@
 import { ServiceEnv } from '@aas/platform';
-import { IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
+import { IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateBy } from 'class-validator';
+import { DEFAULT_CREDIT_PRICES, parseCreditPrices } from '../usage/credit-prices';
+
+/** A CREDIT_PRICES value the app can price with; its message names what is wrong. */
+function IsCreditPriceTable(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isCreditPriceTable',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && typeof parseCreditPrices(value) !== 'string',
+      defaultMessage: (args) => {
+        const problem = typeof args?.value === 'string' ? parseCreditPrices(args.value) : 'CREDIT_PRICES must be a JSON array';
+        return typeof problem === 'string' ? problem : 'CREDIT_PRICES is not valid';
+      },
+    },
+  });
+}
 
 /** The settings of docs/runtime-protocol.md, and how many runs one process executes at once. */
 export class RunsEnv extends ServiceEnv {
@@ -14,6 +29,19 @@ export class RunsEnv extends ServiceEnv {
   @IsString()
   @MinLength(16, { message: 'AGENT_RUNTIME_SECRET must be at least 16 characters' })
   AGENT_RUNTIME_SECRET?: string;
+
+  /**
+   * Credits per million input and output tokens, by model name pattern (usage/credit-prices.ts,
+   * docs/operations.md): what turns a runtime's `usage` lines into a run's credits_consumed.
+   */
+  @IsCreditPriceTable()
+  CREDIT_PRICES: string = JSON.stringify(DEFAULT_CREDIT_PRICES);
+
+  /** How long a replica keeps the runtime's tool catalogue (GET /v1/tools, tools/tool-catalogue.ts); 0: asks every time. */
+  @IsInt()
+  @Min(0)
+  @Max(3_600_000)
+  TOOL_CATALOGUE_CACHE_MS: number = 30_000;
 
   @IsInt()
   @Min(1000)

@@ -39,6 +39,12 @@ export function runRow(overrides: Partial<RunEntity> = {}): RunEntity {
     lastEventAt: at,
     finishedAt: null,
     admittedAt: at,
+    inputTokens: '0',
+    outputTokens: '0',
+    modelCalls: 0,
+    creditMillionths: null,
+    toolCallCount: 0,
+    toolIcons: [],
     ...overrides,
   } satisfies RunEntity);
 }

@@ -1,3 +1,4 @@
+import { ToolIcon } from '@aas/contracts';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 @Entity({ name: 'runs' })
@@ -113,4 +114,25 @@ export class RunEntity {
   /** When the run was admitted for execution (queued for a worker); null while it waits (admission/). */
   @Column({ name: 'admitted_at', type: 'timestamptz', nullable: true })
   admittedAt!: Date | null;
+
+  /** Tokens the runtime's `usage` lines reported (docs/runtime-protocol.md), and how many lines. */
+  @Column({ name: 'input_tokens', type: 'bigint', default: 0 })
+  inputTokens!: string;
+
+  @Column({ name: 'output_tokens', type: 'bigint', default: 0 })
+  outputTokens!: string;
+
+  @Column({ name: 'model_calls', type: 'integer', default: 0 })
+  modelCalls!: number;
+
+  /** What the usage cost by CREDIT_PRICES, in millionths of a credit; null until the first `usage` line. */
+  @Column({ name: 'credit_millionths', type: 'bigint', nullable: true })
+  creditMillionths!: string | null;
+
+  @Column({ name: 'tool_call_count', type: 'integer', default: 0 })
+  toolCallCount!: number;
+
+  /** One entry per distinct tool the run's `tool_call` lines used, in the order first used. */
+  @Column({ name: 'tool_icons', type: 'jsonb', default: () => "'[]'::jsonb" })
+  toolIcons!: ToolIcon[];
 }

@@ -4,6 +4,7 @@ import { ConfigService } from '@nestjs/config';
 import { QueueNames } from '@aas/contracts';
 import { AdmissionModule } from '../admission/admission.module';
 import { RunsEnv } from '../config/runs.env';
+import { ToolsModule } from '../tools/tools.module';
 import { AGENT_RUNTIME, AgentRuntime } from './agent-runtime';
 import { BuiltinRuntime } from './builtin-runtime';
 import { CancelSignals } from './cancel-signals';
@@ -19,7 +20,7 @@ import { RunRecordStore } from './run-record.store';
 import { RunRecorder } from './run-recorder';
 
 @Module({
-  imports: [BullModule.registerQueue({ name: QueueNames.RunsExecution }), AdmissionModule],
+  imports: [BullModule.registerQueue({ name: QueueNames.RunsExecution }), AdmissionModule, ToolsModule],
   providers: [
     {
       provide: AGENT_RUNTIME,

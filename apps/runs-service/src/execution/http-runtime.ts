@@ -1,15 +1,10 @@
-import { createHmac } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { RunDispatch, RuntimeLine } from '@aas/contracts';
+import { signDispatch } from '../signing/runtime-signature';
 import { AgentRuntime, RuntimeFailure } from './agent-runtime';
 import { isRuntimeLine } from './runtime-line';
-
-/** `sha256=` + hex HMAC-SHA256 of the raw body, as the dispatch's X-Service-Signature. */
-export function signDispatch(secret: string, body: string): string {
-  return `sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`;
-}
 
 /** An external runtime: one POST per run, answered with an NDJSON stream of protocol lines. */
 export class HttpRuntime implements AgentRuntime {

@@ -2,6 +2,7 @@ import { ConfigService } from '@nestjs/config';
 import { AgentContext, AgentsPatterns, EventNames, RunDispatch, RuntimeLine } from '@aas/contracts';
 import { ServiceClient } from '@aas/platform';
 import { RunsEnv } from '../config/runs.env';
+import { ToolCatalogueSource } from '../tools/tool-catalogue';
 import { runRow } from '../database/run-row.fake';
 import { RunEntity } from '../database/run.entity';
 import { AgentRuntime } from './agent-runtime';
@@ -35,9 +36,14 @@ describe(RunExecutor.name, () => {
       },
     } as unknown as ServiceClient;
     const cancels = { register: () => () => undefined, abortAll: () => undefined } as unknown as CancelSignals;
-    const settings: Record<string, number> = { RUN_TIMEOUT_MS: 60_000, RUN_PAUSE_AFTER_MS: 60_000 };
+    const settings: Record<string, number | string> = {
+      RUN_TIMEOUT_MS: 60_000,
+      RUN_PAUSE_AFTER_MS: 60_000,
+      CREDIT_PRICES: JSON.stringify([{ model: '*', input_per_million: 500_000, output_per_million: 1_000_000 }]),
+    };
     const config = { get: (name: string) => settings[name] } as unknown as ConfigService<RunsEnv, true>;
-    const sut = new RunExecutor(store, runtime, recorder, cancels, services, config);
+    const tools = { icons: async () => (tool: string) => (tool === 'search' ? 'magnifier' : null) } as unknown as ToolCatalogueSource;
+    const sut = new RunExecutor(store, runtime, recorder, cancels, services, config, tools);
     const events = () => store.events.map((e) => [e.index, Object.keys(e.body)[0]]);
     const saved = () => store.runs.get(run.id)!;
     return { sut, store, runtime, asked, pushed, admissionKicks, events, saved };
@@ -88,6 +94,52 @@ describe(RunExecutor.name, () => {
     ]);
     expect(asked).toEqual([AgentsPatterns.GetAgentForRun]);
     expect(saved().wroteInstructions).toBe(true);
+  });
+
+  it("sends a build run's agent_name to agents-service by event; a run that is not a build names nothing", async () => {
+    const lines: RuntimeLine[] = [
+      { type: 'agent_name', name: 'Digest', explanation: 'Reads three pages' },
+      { type: 'completed', outcome: 'success' },
+    ];
+    const build = runRow({ runMode: 'build' });
+    const built = setup(build, lines);
+    await built.sut.execute(build.id);
+    expect(built.store.outboxOf(EventNames.RunAgentName)).toEqual([
+      { run_id: build.id, agent_id: build.agentId, user_id: build.userId, seq: 1, name: 'Digest', explanation: 'Reads three pages', agent_generation: 1 },
+    ]);
+    const plain = runRow();
+    const ran = setup(plain, lines);
+    await ran.sut.execute(plain.id);
+    expect([ran.store.outboxOf(EventNames.RunAgentName), ran.saved().status]).toEqual([[], 'completed']);
+  });
+
+  it('records what version 2 lines say: title, tools used with their catalogue icons, usage priced into credits', async () => {
+    const run = runRow();
+    const { sut, saved } = setup(run, [
+      { type: 'title', title: 'Morning digest' },
+      { type: 'tool_call', call_id: 'c1', tool: 'search', input: { q: 'x' } },
+      { type: 'tool_result', call_id: 'c1', tool: 'search', output: 'ok', truncated: false, is_error: false },
+      { type: 'tool_call', call_id: 'c2', tool: 'http_request', input: { url: 'https://example.test/a?b=1' } },
+      { type: 'tool_call', call_id: 'c3', tool: 'search', input: { q: 'y' } },
+      { type: 'usage', model: 'm-1', input_tokens: 3, output_tokens: 1 },
+      { type: 'usage', model: 'm-2', input_tokens: 1, output_tokens: 0 },
+      { type: 'completed', outcome: 'success', summary: 'done' },
+    ]);
+    await sut.execute(run.id);
+    expect(saved()).toMatchObject({
+      title: 'Morning digest',
+      toolCallCount: 3,
+      toolIcons: [
+        { action_type: 'search', favicon_url: null, icon: 'magnifier' },
+        { action_type: 'http_request', favicon_url: 'https://example.test/favicon.ico', icon: null },
+      ],
+      inputTokens: '4',
+      outputTokens: '1',
+      modelCalls: 2,
+      // 4 input tokens at half a credit each, 1 output token at 1 credit (prices are per million tokens)
+      creditMillionths: '3000000',
+      policyModel: 'm-2',
+    });
   });
 
   it("dispatches the agent's instructions with plan_steps always an array", async () => {

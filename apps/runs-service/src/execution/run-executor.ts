@@ -3,15 +3,18 @@ import { ConfigService } from '@nestjs/config';
 import { AgentContext, AgentsPatterns, RUNTIME_PROTOCOL_VERSION, RunDispatch, RuntimeLine } from '@aas/contracts';
 import { ServiceClient } from '@aas/platform';
 import { RunsEnv } from '../config/runs.env';
+import { ToolCatalogueSource } from '../tools/tool-catalogue';
+import { CreditPrice, parseCreditPrices } from '../usage/credit-prices';
 import { RunEntity } from '../database/run.entity';
 import { AGENT_RUNTIME, AgentRuntime, RuntimeFailure } from './agent-runtime';
 import { CancelSignals } from './cancel-signals';
 import { RunRecordStore } from './run-record.store';
 import { RunRecorder } from './run-recorder';
-import { fail, pause, start, transitionFor } from './run-transition';
+import { LineContext, fail, pause, start, transitionFor } from './run-transition';
 
 const TIMED_OUT = 'timeout';
 const SHUT_DOWN = 'shutdown';
+const NO_ICONS = (): null => null;
 
 /**
  * Executes one run through the agent runtime protocol, from event 0 to a final state. agents-service is
@@ -21,6 +24,7 @@ const SHUT_DOWN = 'shutdown';
 @Injectable()
 export class RunExecutor {
   private readonly logger = new Logger(RunExecutor.name);
+  private readonly prices: CreditPrice[];
 
   constructor(
     private readonly runs: RunRecordStore,
@@ -29,7 +33,13 @@ export class RunExecutor {
     private readonly cancels: CancelSignals,
     private readonly services: ServiceClient,
     private readonly config: ConfigService<RunsEnv, true>,
-  ) {}
+    private readonly tools: ToolCatalogueSource,
+  ) {
+    // Validated at start (RunsEnv): a table that does not parse here is a bug, not a setting.
+    const prices = parseCreditPrices(config.get('CREDIT_PRICES', { infer: true }));
+    if (typeof prices === 'string') throw new Error(prices);
+    this.prices = prices;
+  }
 
   async execute(runId: string): Promise<void> {
     const run = await this.runs.find(runId);
@@ -79,9 +89,12 @@ export class RunExecutor {
       });
     });
     try {
+      // Asked alongside the dispatch and awaited by the first tool call only: a slow catalogue does not delay the run's start.
+      const icons = this.tools.icons();
       for await (const line of this.runtime.execute(dispatch, controller.signal)) {
         pauseTimer.onLine(line);
-        if ((await this.recorder.apply(run.id, (state) => transitionFor(state, line))) !== 'recorded') return;
+        const context: LineContext = { prices: this.prices, iconOf: line.type === 'tool_call' ? await icons : NO_ICONS };
+        if ((await this.recorder.apply(run.id, (state) => transitionFor(state, line, context))) !== 'recorded') return;
       }
       await this.recorder.apply(run.id, (state) => fail(state, 'the runtime closed the stream without a terminal line'));
     } catch (error) {

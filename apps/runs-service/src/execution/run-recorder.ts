@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EventNames, RunEventItem, RunInstructionsEvent, RunLifecycleEvent, RunProgressEvent } from '@aas/contracts';
+import { EventNames, RunAgentNameEvent, RunEventItem, RunInstructionsEvent, RunLifecycleEvent, RunProgressEvent } from '@aas/contracts';
 import { OutboxRelay } from '@aas/platform';
 import { RunAdmission } from '../admission/run-admission.service';
 import { RunEntity } from '../database/run.entity';
@@ -7,6 +7,7 @@ import { RunEventChannel } from './run-event-channel';
 import { RunMetrics } from './run-metrics';
 import { OutboxWrite, RunChange, RunRecordStore } from './run-record.store';
 import { RunState, RunTransition } from './run-transition';
+import { withToolIcon } from './tool-icons';
 
 /** `ignored`: the run was already finished; `finished`: this change finished it; `recorded`: it runs on. */
 export type RecordResult = 'ignored' | 'recorded' | 'finished';
@@ -66,6 +67,7 @@ export function changeFor(run: RunEntity, t: RunTransition, now: Date): RunChang
     summary: t.summary ?? run.summary,
     wroteInstructions: run.wroteInstructions || t.instructions !== undefined,
     finishedAt: t.next.isFinished && !before.isFinished ? now : run.finishedAt,
+    ...lineFields(run, t),
   };
   const outbox: OutboxWrite[] = [];
   if (t.lifecycle) outbox.push({ event: t.lifecycle, payload: lifecycleEvent(after, t, now) });
@@ -73,7 +75,26 @@ export function changeFor(run: RunEntity, t: RunTransition, now: Date): RunChang
     t.lifecycle || t.chatMessage !== undefined || t.instructions !== undefined || before.hasPendingInput !== t.next.hasPendingInput;
   if (agentVisible || index === 0) outbox.push({ event: EventNames.RunProgress, payload: progressEvent(after, index, t, now) });
   if (t.instructions) outbox.push({ event: EventNames.RunInstructions, payload: instructionsEvent(after, index, t.instructions) });
+  if (t.agentName && run.runMode === 'build') outbox.push({ event: EventNames.RunAgentName, payload: agentNameEvent(after, index, t.agentName) });
   return { event: { index, at: now, body: t.event }, run: after, outbox };
+}
+
+/** The columns the version 2 lines set: usage and its credits, the tools used, the title. */
+function lineFields(run: RunEntity, t: RunTransition): Partial<RunEntity> {
+  const fields: Partial<RunEntity> = {};
+  if (t.usage) {
+    fields.inputTokens = String(BigInt(run.inputTokens) + BigInt(t.usage.inputTokens));
+    fields.outputTokens = String(BigInt(run.outputTokens) + BigInt(t.usage.outputTokens));
+    fields.modelCalls = run.modelCalls + 1;
+    fields.creditMillionths = String(BigInt(run.creditMillionths ?? 0) + t.usage.costMillionths);
+    fields.policyModel = t.usage.model;
+  }
+  if (t.toolCall) {
+    fields.toolCallCount = run.toolCallCount + 1;
+    fields.toolIcons = withToolIcon(run.toolIcons, t.toolCall);
+  }
+  if (t.title !== undefined) fields.title = t.title;
+  return fields;
 }
 
 export function stateOf(run: RunEntity): RunState {
@@ -132,6 +153,18 @@ function instructionsEvent(run: RunEntity, seq: number, instructions: NonNullabl
   };
   if (instructions.plan_steps) event.plan_steps = instructions.plan_steps as RunInstructionsEvent['plan_steps'];
   return event;
+}
+
+function agentNameEvent(run: RunEntity, seq: number, agentName: NonNullable<RunTransition['agentName']>): RunAgentNameEvent {
+  return {
+    run_id: run.id,
+    agent_id: run.agentId,
+    user_id: run.userId,
+    seq,
+    name: agentName.name,
+    explanation: agentName.explanation,
+    agent_generation: generationOf(run),
+  };
 }
 
 function generationOf(run: RunEntity): number | null {

@@ -1,7 +1,10 @@
-import { EventNames, RUN_OUTCOMES, RunLifecycleEventName, RunOutcome } from '@aas/contracts';
-import { instructionsRefusal } from './run-instructions';
+import { EventNames, RUN_OUTCOMES, RunLifecycleEventName, RunOutcome, ToolIcon } from '@aas/contracts';
 import { RuntimeLine } from '@aas/contracts';
+import { CreditPrice, DEFAULT_CREDIT_PRICES, costInMillionths } from '../usage/credit-prices';
+import { instructionsRefusal } from './run-instructions';
+import { Read, readAgentName, readTitle, readToolCall, readUsage } from './runtime-line-v2';
 import { toRunEvent } from './runtime-line';
+import { toolIconFor } from './tool-icons';
 
 /** The state of a run that lines act on. */
 export interface RunState {
@@ -21,13 +24,28 @@ export interface RunTransition {
   chatMessage?: string;
   lifecycle?: RunLifecycleEventName;
   instructions?: { content: string; plan_steps: unknown[] | null };
+  /** A `usage` line: its tokens, and what they cost by the price table. */
+  usage?: { model: string; inputTokens: number; outputTokens: number; costMillionths: bigint };
+  /** A `tool_call` line: the run's tool_icons entry for its tool. */
+  toolCall?: ToolIcon;
+  title?: string;
+  /** A build run's `agent_name` line (ignored on other runs). */
+  agentName?: { name: string; explanation: string | null };
 }
+
+/** What the version 2 lines are read with: the price table (CREDIT_PRICES) and the catalogue's icons. */
+export interface LineContext {
+  prices: CreditPrice[];
+  iconOf: (tool: string) => string | null;
+}
+
+export const DEFAULT_LINE_CONTEXT: LineContext = { prices: DEFAULT_CREDIT_PRICES, iconOf: () => null };
 
 /**
  * The run state machine of docs/runtime-protocol.md. A line that breaks the
  * protocol (a terminal line with a bad outcome) turns into a failure.
  */
-export function transitionFor(state: RunState, line: RuntimeLine): RunTransition {
+export function transitionFor(state: RunState, line: RuntimeLine, context: LineContext = DEFAULT_LINE_CONTEXT): RunTransition {
   const base = { event: toRunEvent(line), next: { ...state }, stepDelta: 0 };
   switch (line.type) {
     case 'step':
@@ -47,8 +65,42 @@ export function transitionFor(state: RunState, line: RuntimeLine): RunTransition
     case 'failed':
       return fail(state, typeof line.error === 'string' ? line.error : 'the runtime reported a failure', base.event);
     default:
+      return transitionForV2(state, line, context, base);
+  }
+}
+
+/**
+ * The lines version 2 added. Each is recorded as an event; one whose form breaks the protocol ends
+ * the run in error with the reason, as instructions agents-service would refuse do.
+ */
+function transitionForV2(state: RunState, line: RuntimeLine, context: LineContext, base: RunTransition): RunTransition {
+  switch (line.type) {
+    case 'usage':
+      return applyRead(state, line, readUsage(line), base, (u) => ({
+        usage: { ...u, costMillionths: costInMillionths(context.prices, u.model, u.inputTokens, u.outputTokens) },
+      }));
+    case 'tool_call':
+      return applyRead(state, line, readToolCall(line), base, (call) => ({
+        toolCall: toolIconFor(call.tool, call.input, context.iconOf(call.tool)),
+      }));
+    case 'title':
+      return applyRead(state, line, readTitle(line), base, (title) => ({ title }));
+    case 'agent_name':
+      return applyRead(state, line, readAgentName(line), base, (agentName) => ({ agentName }));
+    default:
       return base;
   }
+}
+
+function applyRead<T>(
+  state: RunState,
+  line: RuntimeLine,
+  read: Read<T>,
+  base: RunTransition,
+  effect: (value: T) => Partial<RunTransition>,
+): RunTransition {
+  if ('refusal' in read) return fail(state, `the runtime sent a ${line.type} line that breaks the protocol: ${read.refusal}`);
+  return { ...base, ...effect(read.value) };
 }
 
 export function pause(state: RunState, event: Record<string, unknown> = { paused: {} }): RunTransition {

@@ -1,4 +1,5 @@
-import { RunDto, RunEventItem, RunStatus, RunSummaryDto } from '@aas/contracts';
+import { RunDto, RunEventItem, RunStatus, RunSummaryDto, RunUsage } from '@aas/contracts';
+import { creditsOf } from '../usage/credit-prices';
 import { RunEventEntity } from '../database/run-event.entity';
 import { RunEntity } from '../database/run.entity';
 
@@ -25,6 +26,8 @@ export function toRunDto(run: RunEntity): RunDto {
     user_id: run.userId,
     user_email: run.userEmail,
     wrote_instructions: run.wroteInstructions,
+    usage: usageOf(run),
+    credits_consumed: creditsConsumed(run),
   };
   if (run.finishedAt) dto.finished_at = run.finishedAt.toISOString();
   return dto;
@@ -37,8 +40,8 @@ export function toRunSummary(run: RunEntity): RunSummaryDto {
     started_at: run.startedAt.toISOString(),
     is_finished: run.isFinished,
     is_paused: run.isPaused,
-    tool_icons: [],
-    total_action_count: Number(run.stepCount),
+    tool_icons: run.toolIcons,
+    total_action_count: actionCount(run),
     attention_reason: run.hasPendingInput ? 'waiting_for_input' : null,
     outcome: run.outcome,
     run_phase: run.status,
@@ -51,9 +54,24 @@ export function toRunSummary(run: RunEntity): RunSummaryDto {
     schedule_agent_id: run.scheduleAgentId,
     webhook_subscription_id: run.webhookSubscriptionId,
     trigger_id: run.triggerId,
-    credits_consumed: null,
+    credits_consumed: creditsConsumed(run),
     wrote_instructions: run.wroteInstructions,
+    usage: usageOf(run),
   };
+}
+
+function usageOf(run: RunEntity): RunUsage {
+  return { input_tokens: Number(run.inputTokens), output_tokens: Number(run.outputTokens), model_calls: run.modelCalls };
+}
+
+/** null until the runtime reports usage (docs/contract.md). */
+function creditsConsumed(run: RunEntity): number | null {
+  return run.creditMillionths === null ? null : creditsOf(BigInt(run.creditMillionths));
+}
+
+/** Tool calls; a run whose runtime reports none (version 1, the built-in runtime) counts its steps, as before. */
+function actionCount(run: RunEntity): number {
+  return run.toolCallCount > 0 ? run.toolCallCount : Number(run.stepCount);
 }
 
 export function toRunEventItem(event: RunEventEntity): RunEventItem {

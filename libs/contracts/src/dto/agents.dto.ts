@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, IsString, IsUUID, Length, Max, Min } from 'class-validator';
+import { IsBoolean, IsDefined, IsInt, IsObject, IsOptional, IsString, IsUUID, Length, Max, Min, ValidateNested } from 'class-validator';
 import { IsWellFormedText } from './text.validators';
 
 export const AGENT_LIST_DEFAULT_LIMIT = 50;
@@ -147,6 +147,35 @@ export class CreateAgentRequest {
   @IsOptional()
   @IsUUID()
   agent_id?: string;
+}
+
+export const AGENT_NAME_MAX_LENGTH = 200;
+export const AGENT_NAME_EXPLANATION_MAX_LENGTH = 2000;
+
+/** An agent's name as a person (PATCH) or a build run (the runtime's `agent_name` line) sets it. */
+export class AgentNameInput {
+  @ApiProperty({ minLength: 1, maxLength: AGENT_NAME_MAX_LENGTH })
+  @IsString()
+  @Length(1, AGENT_NAME_MAX_LENGTH)
+  @IsWellFormedText()
+  name!: string;
+
+  @ApiPropertyOptional({ type: 'string', nullable: true, maxLength: AGENT_NAME_EXPLANATION_MAX_LENGTH, description: 'Absent or null: none' })
+  @IsOptional()
+  @IsString()
+  @Length(0, AGENT_NAME_EXPLANATION_MAX_LENGTH)
+  @IsWellFormedText()
+  explanation?: string | null;
+}
+
+/** PATCH /v1/agents/{agent_id}: the fields a person may change (an addition to the contract). */
+export class UpdateAgentRequest {
+  @ApiProperty({ type: AgentNameInput, description: "The agent's name and what it does" })
+  @IsDefined()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => AgentNameInput)
+  agent_name!: AgentNameInput;
 }
 
 export class MoveAgentRequest {

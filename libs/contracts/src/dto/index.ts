@@ -12,3 +12,4 @@ export * from './console.dto';
 export * from './triggers.dto';
 export * from './json-value.rules';
 export { isWellFormedText } from './text.validators';
+export * from './tools.dto';

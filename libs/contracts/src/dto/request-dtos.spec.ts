@@ -81,3 +81,29 @@ describe(PutInstructionsRequest.name, () => {
     expect(await failingFields(PutInstructionsRequest, { content: 'c', plan_steps: [step, { ...step, order: 1, icon: null }] })).toEqual([]);
   });
 });
+
+describe(dto.UpdateAgentRequest.name, () => {
+  const nested = async (plain: Record<string, unknown>) => {
+    const errors = await validate(plainToInstance(dto.UpdateAgentRequest, plain));
+    return errors.flatMap((e) => (e.children?.length ? e.children.map((c) => `${e.property}.${c.property}`) : [e.property]));
+  };
+
+  it('takes a name of 1 to 200 characters with an explanation of up to 2000, or null, or none', async () => {
+    expect(await nested({ agent_name: { name: 'x'.repeat(200), explanation: 'y'.repeat(2000) } })).toEqual([]);
+    expect(await nested({ agent_name: { name: 'n', explanation: null } })).toEqual([]);
+    expect(await nested({ agent_name: { name: 'n' } })).toEqual([]);
+  });
+
+  it.each([
+    ['no agent_name', {}, 'agent_name'],
+    ['agent_name null', { agent_name: null }, 'agent_name'],
+    ['agent_name a string', { agent_name: 'n' }, 'agent_name'],
+    ['an empty name', { agent_name: { name: '' } }, 'agent_name.name'],
+    ['a name past 200 characters', { agent_name: { name: 'x'.repeat(201) } }, 'agent_name.name'],
+    ['an explanation past 2000 characters', { agent_name: { name: 'n', explanation: 'y'.repeat(2001) } }, 'agent_name.explanation'],
+    ['a name with NUL', { agent_name: { name: 'a\u0000b' } }, 'agent_name.name'],
+    ['an explanation with a lone surrogate', { agent_name: { name: 'n', explanation: '\ud800' } }, 'agent_name.explanation'],
+  ])('refuses %s', async (_, plain, field) => {
+    expect(await nested(plain)).toEqual([field]);
+  });
+});

@@ -17,7 +17,19 @@ export type RunMode = 'build' | 'run';
 export const RUN_KINDS = ['api', 'schedule', 'webhook', 'event'] as const;
 export type RunKind = (typeof RUN_KINDS)[number];
 
-/** The Run of the spec's table, plus is_paused from the start-run response. */
+/** What a run's model calls used, added up from the runtime's `usage` lines (an addition to the contract). */
+export class RunUsage {
+  @ApiProperty({ type: 'integer', format: 'int64' })
+  input_tokens!: number;
+
+  @ApiProperty({ type: 'integer', format: 'int64' })
+  output_tokens!: number;
+
+  @ApiProperty({ type: 'integer', format: 'int32', description: 'The usage lines the runtime sent (one per model call, or per batch of calls)' })
+  model_calls!: number;
+}
+
+/** The Run of the spec's table, plus is_paused from the start-run response, and usage and credits_consumed. */
 export class RunDto {
   @ApiProperty({ format: 'uuid' })
   run_id!: string;
@@ -84,6 +96,12 @@ export class RunDto {
 
   @ApiPropertyOptional({ format: 'date-time', description: 'Present once the run is finished' })
   finished_at?: string;
+
+  @ApiProperty({ type: RunUsage, description: 'Tokens the runtime reported (zeros until it reports any)' })
+  usage!: RunUsage;
+
+  @ApiPropertyOptional({ type: 'integer', format: 'int32', nullable: true, description: 'usage priced by CREDIT_PRICES; null until the runtime reports usage' })
+  credits_consumed!: number | null;
 }
 
 export class ToolIcon {
@@ -160,6 +178,9 @@ export class RunSummaryDto {
 
   @ApiPropertyOptional({ type: 'boolean', nullable: true })
   wrote_instructions!: boolean | null;
+
+  @ApiProperty({ type: RunUsage, description: 'Tokens the runtime reported (an addition to the contract)' })
+  usage!: RunUsage;
 }
 
 export class RunResponse {

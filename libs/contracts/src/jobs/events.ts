@@ -13,6 +13,7 @@ export const EventNames = {
   RunPaused: 'run.paused',
   RunProgress: 'run.progress',
   RunInstructions: 'run.instructions',
+  RunAgentName: 'run.agent_name',
   ScheduleFire: 'schedule.fire',
 } as const;
 

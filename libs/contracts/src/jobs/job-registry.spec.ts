@@ -52,6 +52,7 @@ describe('the job registry', () => {
       'run.paused': ['scheduler-events', 'webhooks-events'],
       'run.progress': ['agents-events'],
       'run.instructions': ['agents-events'],
+      'run.agent_name': ['agents-events'],
       'schedule.fire': ['scheduler-fires'],
     });
   });
@@ -70,6 +71,11 @@ describe('parseJob', () => {
       QueueNames.AgentsEvents,
       EventNames.RunInstructions,
       { run_id: RUN, agent_id: AGENT, user_id: USER, seq: 3, content: 'c', plan_steps: [{ title: 't', description: 'd', tools: [], order: 0 }], agent_generation: 2 },
+    ],
+    [
+      QueueNames.AgentsEvents,
+      EventNames.RunAgentName,
+      { run_id: RUN, agent_id: AGENT, user_id: USER, seq: 1, name: 'Digest', explanation: null, agent_generation: 2 },
     ],
     [QueueNames.RunsEvents, EventNames.AgentDeleted, { agent_id: AGENT, user_id: USER, deleted_at: AT, generation: 2, request_id: 'req-1' }],
     [QueueNames.RunsExecution, EventNames.RunQueued, { run_id: RUN }],

@@ -1,5 +1,5 @@
 import { EventName, EventNames } from './events';
-import { AgentDeletedEvent, DeliveryJobData, MaintenanceJob, RunLifecycleEvent, RunInstructionsEvent, RunProgressEvent, RunQueuedEvent, ScheduleFireEvent } from './payloads';
+import { AgentDeletedEvent, DeliveryJobData, MaintenanceJob, RunAgentNameEvent, RunLifecycleEvent, RunInstructionsEvent, RunProgressEvent, RunQueuedEvent, ScheduleFireEvent } from './payloads';
 import { JobNames, QueueName, QueueNames } from './queues';
 
 /**
@@ -33,7 +33,11 @@ export const JOB_REGISTRY = {
   },
   [QueueNames.WebhookDeliveries]: { [JobNames.Deliver]: DeliveryJobData },
   [QueueNames.WebhooksMaintenance]: { [JobNames.SweepLostDeliveries]: MaintenanceJob },
-  [QueueNames.AgentsEvents]: { [EventNames.RunProgress]: RunProgressEvent, [EventNames.RunInstructions]: RunInstructionsEvent },
+  [QueueNames.AgentsEvents]: {
+    [EventNames.RunProgress]: RunProgressEvent,
+    [EventNames.RunInstructions]: RunInstructionsEvent,
+    [EventNames.RunAgentName]: RunAgentNameEvent,
+  },
 } as const satisfies Record<QueueName, Record<string, new () => object>>;
 
 type Registry = typeof JOB_REGISTRY;

@@ -11,6 +11,7 @@ import {
   Min,
   ValidateIf,
 } from 'class-validator';
+import { AgentNameInput } from '../dto/agents.dto';
 import { PutInstructionsRequest } from '../dto/instructions.dto';
 import { RUN_LIFECYCLE_EVENTS, RunLifecycleEventName } from './events';
 
@@ -203,6 +204,21 @@ export class RunInstructionsEvent extends IntersectionType(AgentRunJob, RunInstr
   seq!: number;
 
   /** The generation of the agent the run belongs to (null: a run accepted before generations existed). */
+  @ValidateIf(nullable)
+  @IsInt()
+  agent_generation!: number | null;
+}
+
+/**
+ * A build run named its agent (the runtime's `agent_name` line, docs/runtime-protocol.md): agents-service
+ * makes it the agent's `agent_name`, unless the agent is gone or is another generation. Recorded in the
+ * transaction that records the line; `seq` is the line's event index.
+ */
+export class RunAgentNameEvent extends IntersectionType(AgentRunJob, AgentNameInput) {
+  @IsInt()
+  @Min(0)
+  seq!: number;
+
   @ValidateIf(nullable)
   @IsInt()
   agent_generation!: number | null;

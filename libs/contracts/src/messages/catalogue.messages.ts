@@ -1,6 +1,6 @@
 import { IntersectionType } from '@nestjs/swagger';
 import { IsInt, IsOptional, Min } from 'class-validator';
-import { CreateAgentRequest, ListAgentsQuery, MoveAgentRequest } from '../dto/agents.dto';
+import { CreateAgentRequest, ListAgentsQuery, MoveAgentRequest, UpdateAgentRequest } from '../dto/agents.dto';
 import { InstructionHistoryQuery, PutInstructionsRequest } from '../dto/instructions.dto';
 import { CreateWorkspaceRequest, ReorderWorkspacesRequest, UpdateWorkspaceRequest } from '../dto/workspaces.dto';
 import { AgentScopedMessage, UserScopedMessage, WorkspaceScopedMessage } from './user-scoped.message';
@@ -10,6 +10,7 @@ export class ListAgentsMessage extends IntersectionType(ListAgentsQuery, UserSco
 export class CreateAgentMessage extends IntersectionType(CreateAgentRequest, UserScopedMessage) {}
 export class AgentRefMessage extends AgentScopedMessage {}
 export class MoveAgentMessage extends IntersectionType(MoveAgentRequest, AgentScopedMessage) {}
+export class UpdateAgentMessage extends IntersectionType(UpdateAgentRequest, AgentScopedMessage) {}
 export class CreateWorkspaceMessage extends IntersectionType(CreateWorkspaceRequest, UserScopedMessage) {}
 export class UpdateWorkspaceMessage extends IntersectionType(UpdateWorkspaceRequest, WorkspaceScopedMessage) {}
 export class WorkspaceRefMessage extends WorkspaceScopedMessage {}

@@ -2,7 +2,7 @@ import { IntersectionType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsOptional, IsUUID, Matches, ValidateNested } from 'class-validator';
 import { CancelRunRequest, ListRunsQuery, RunEventsQuery, StartRunRequest } from '../dto/runs.dto';
-import { AgentScopedMessage, RunScopedMessage } from './user-scoped.message';
+import { AgentScopedMessage, RunScopedMessage, UserScopedMessage } from './user-scoped.message';
 
 export class StartRunMessage extends IntersectionType(StartRunRequest, AgentScopedMessage) {
   /** The Idempotency-Key header: 1-255 visible ASCII characters. */
@@ -15,6 +15,7 @@ export class RunRefMessage extends RunScopedMessage {}
 export class CancelRunMessage extends IntersectionType(CancelRunRequest, RunScopedMessage) {}
 export class ListRunsMessage extends IntersectionType(ListRunsQuery, AgentScopedMessage) {}
 export class RunEventsMessage extends IntersectionType(RunEventsQuery, RunScopedMessage) {}
+export class ListToolsMessage extends UserScopedMessage {}
 
 /** runs-service asks agents-service for what a run needs of its agent. */
 export class AgentContextMessage extends AgentScopedMessage {}

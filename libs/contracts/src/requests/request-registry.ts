@@ -1,5 +1,7 @@
 import type {
   AgentListResponse,
+  ToolListResponse,
+
   AgentResponse,
   ApiKeyList,
   BackfillScheduleResponse,
@@ -33,6 +35,8 @@ import type {
 import type {
   AgentContext,
   AgentContextMessage,
+  ListToolsMessage,
+  UpdateAgentMessage,
   AgentRefMessage,
   AgentScheduleMessage,
   AgentStartContextsMessage,
@@ -118,6 +122,7 @@ export interface RequestRegistry {
   [AgentsPatterns.CreateAgent]: RequestType<CreateAgentMessage, AgentResponse>;
   [AgentsPatterns.GetAgent]: RequestType<AgentRefMessage, AgentResponse>;
   [AgentsPatterns.DeleteAgent]: RequestType<AgentRefMessage, { deleted: true }>;
+  [AgentsPatterns.UpdateAgent]: RequestType<UpdateAgentMessage, AgentResponse>;
   [AgentsPatterns.MoveAgent]: RequestType<MoveAgentMessage, SuccessResponse>;
   [AgentsPatterns.ListWorkspaces]: RequestType<UserScopedMessage, WorkspaceListResponse>;
   [AgentsPatterns.CreateWorkspace]: RequestType<CreateWorkspaceMessage, WorkspaceResponse>;
@@ -142,6 +147,7 @@ export interface RequestRegistry {
   [AgentsPatterns.GetAgentForRun]: RequestType<AgentContextMessage, AgentContext>;
   [AgentsPatterns.GetAgentsForRunStarts]: RequestType<AgentStartContextsMessage, AgentStartContextsResponse>;
   [RunsPatterns.Health]: RequestType<Record<string, never>, HealthAnswer>;
+  [RunsPatterns.ListTools]: RequestType<ListToolsMessage, ToolListResponse>;
   [RunsPatterns.StartRun]: RequestType<StartRunMessage, RunResponse>;
   [RunsPatterns.StartScheduledRuns]: RequestType<StartScheduledRunsMessage, StartScheduledRunsResponse>;
   [RunsPatterns.StartTriggeredRuns]: RequestType<StartTriggeredRunsMessage, StartTriggeredRunsResponse>;
