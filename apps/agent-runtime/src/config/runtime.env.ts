@@ -29,7 +29,6 @@ export class RuntimeEnv {
   MODEL_API_KEY?: string;
 
   @IsString({ message: 'MODEL_NAME is required (the model id the provider knows, e.g. llama3.1 or gpt-4.1-mini)' })
-  @MinLength(1)
   MODEL_NAME!: string;
 
   /** Key of the dispatch's X-Service-Signature (runs-service's AGENT_RUNTIME_SECRET); unset: dispatches are not checked. */
