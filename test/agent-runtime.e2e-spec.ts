@@ -106,6 +106,7 @@ describe('agent runtime (apps/agent-runtime) against a scripted model', () => {
     expect(catalogue.tools[0]).toMatchObject({ server: null, icon: 'globe', input_schema: { type: 'object', required: expect.arrayContaining(['method', 'url']) } });
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     expect(await (await fetch(`${url}/readyz`)).json()).toMatchObject({ ready: true });
+    expect(await (await fetch(`${url}/metrics`)).text()).toMatch(/^aas_agent_runtime_runs_in_flight\{service="agent-runtime"\} 0$/m);
   });
 
   it('refuses a dispatch without a valid signature with a 401 Problem Details, and a malformed one with a 400', async () => {

@@ -1,5 +1,7 @@
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
+import { METRIC_PREFIX } from '@aas/platform';
 import { ServiceUnavailableError } from '@aas/problem-details';
+import { Gauge, Registry } from 'prom-client';
 import { RuntimeEnv } from '../config/runtime.env';
 import { shutdownStop } from '../run/run-stop';
 
@@ -13,7 +15,20 @@ export class ActiveRuns implements BeforeApplicationShutdown {
   private readonly runs = new Map<AbortController, Promise<void>>();
   private draining = false;
 
-  constructor(private readonly env: RuntimeEnv) {}
+  constructor(
+    private readonly env: RuntimeEnv,
+    registry: Registry,
+  ) {
+    const runs = this.runs;
+    new Gauge({
+      name: `${METRIC_PREFIX}agent_runtime_runs_in_flight`,
+      help: 'Runs this agent runtime process is executing',
+      registers: [registry],
+      collect() {
+        this.set(runs.size);
+      },
+    });
+  }
 
   get isDraining(): boolean {
     return this.draining;
