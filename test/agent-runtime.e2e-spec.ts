@@ -7,6 +7,7 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { startAgentRuntime } from '../apps/agent-runtime/src/agent-runtime.app';
 import { FakeModelServer } from './support/fake-model-server';
+import { FixtureMcpServer } from './support/fixture-mcp-server';
 
 const MODEL_API_KEY = 'sk-fake-model-key-do-not-leak-0123';
 const RUNTIME_SECRET = 'runtime-secret-do-not-leak-4567';
@@ -335,5 +336,59 @@ describe('agent runtime limits: the SSRF guard, the concurrency cap, draining on
     const answer = await running;
     await closing;
     expect(answer.lines.at(-1)).toEqual({ type: 'failed', error: 'the agent runtime shut down before the run finished (SHUTDOWN_DRAIN_MS=300 passed)' });
+  });
+});
+
+describe('agent runtime with an MCP server (MCP_SERVERS)', () => {
+  const MCP_TOKEN = 'Bearer mcp-token-do-not-leak-89';
+  let fake: FakeModelServer;
+  let mcp: FixtureMcpServer;
+  let app: NestFastifyApplication;
+  let url: string;
+
+  beforeAll(async () => {
+    fake = await FakeModelServer.start();
+    mcp = await FixtureMcpServer.start(MCP_TOKEN);
+    app = await startAgentRuntime({
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      MODEL_BASE_URL: fake.url,
+      MODEL_NAME: 'fake-model',
+      MCP_SERVERS: JSON.stringify({ fixture: { url: mcp.url, headers: { authorization: MCP_TOKEN } }, gone: { url: 'http://127.0.0.1:9/mcp' } }),
+    });
+    url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await mcp?.close();
+    await fake?.close();
+  });
+
+  it("lists each reachable server's tools in the catalogue as <server>.<tool>, leaving out a server it cannot reach", async () => {
+    const catalogue = await (await fetch(`${url}/tools`)).json();
+    expect(catalogue.tools.map((tool: any) => tool.name)).toEqual(['http_request', 'ask_user', 'fixture.lookup', 'fixture.broken']);
+    expect(catalogue.tools[2]).toMatchObject({ server: 'fixture', icon: 'plug', description: 'Looks a key up', input_schema: { type: 'object', properties: { key: { type: 'string' } } } });
+  });
+
+  it('a run calls an MCP tool (the model by server__tool); the lines name it server.tool; an error result is is_error', async () => {
+    const marker = fake.script(
+      '[mcp]',
+      { toolCalls: [{ name: 'fixture__lookup', arguments: { key: 'k1' } }, { name: 'fixture__broken', arguments: {} }] },
+      { text: 'k1 is looked up.' },
+    );
+    const answer = await post(url, dispatchOf({ user_message: marker }), { signature: null });
+    const calls = answer.lines.filter((line) => line.type === 'tool_call');
+    const results = answer.lines.filter((line) => line.type === 'tool_result');
+    expect(calls.map((line) => [line.tool, line.input])).toEqual([['fixture.lookup', { key: 'k1' }], ['fixture.broken', {}]]);
+    expect(results.map((line) => [line.tool, line.output, line.is_error])).toEqual([
+      ['fixture.lookup', 'value of k1', false],
+      ['fixture.broken', 'it broke', true],
+    ]);
+    expect(answer.lines.at(-1)).toEqual({ type: 'completed', outcome: 'success', summary: 'k1 is looked up.' });
+    const offered = fake.requestsFor(marker)[0].body.tools.map((tool: any) => tool.function.name);
+    expect(offered).toEqual(expect.arrayContaining(['http_request', 'ask_user', 'fixture__lookup', 'fixture__broken']));
+    expect(answer.raw).not.toContain('mcp-token-do-not-leak');
+    expect(JSON.stringify(fake.requests.map((request) => request.body))).not.toContain('mcp-token-do-not-leak');
   });
 });

@@ -6,6 +6,8 @@ import { DispatchController } from './dispatch/dispatch.controller';
 import { DispatchSignatureGuard } from './dispatch/dispatch-signature.guard';
 import { drainCheck } from './health/runtime-health';
 import { RunExecutor } from './run/run-executor';
+import { McpServers } from './tools/mcp-servers';
+import { ToolCatalogueService } from './tools/tool-catalogue.service';
 
 export const AGENT_RUNTIME_NAME = 'agent-runtime';
 
@@ -21,6 +23,8 @@ export class AgentRuntimeModule {
         // Validated again here as a typed value the runtime's classes take (settingsModule validates for ConfigService).
         { provide: RuntimeEnv, useFactory: () => validateEnv(RuntimeEnv, { ...process.env, ...overrides }) },
         ActiveRuns,
+        McpServers,
+        ToolCatalogueService,
         RunExecutor,
         DispatchSignatureGuard,
         { provide: HEALTH_CHECKS, inject: [ActiveRuns], useFactory: (active: ActiveRuns) => [drainCheck(active)] },

@@ -1,5 +1,6 @@
 import { EnvBoolean, EnvList } from '@aas/platform';
-import { IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateIf } from 'class-validator';
+import { IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateBy, ValidateIf } from 'class-validator';
+import { parseMcpServers } from '../tools/mcp-config';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export const MODEL_PROVIDERS = ['openai-compatible', 'openai', 'anthropic'] as const;
@@ -89,6 +90,17 @@ export class RuntimeEnv {
   @EnvBoolean()
   @IsBoolean({ message: 'HTTP_TOOL_ALLOW_PRIVATE_NETWORKS must be true or false' })
   HTTP_TOOL_ALLOW_PRIVATE_NETWORKS: boolean = false;
+
+  /** MCP servers whose tools runs may call (streamable HTTP), a JSON object by name: {"files":{"url":"…","headers":{…}}}. */
+  @IsOptional()
+  @ValidateBy({
+    name: 'mcpServers',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && typeof parseMcpServers(value) !== 'string',
+      defaultMessage: (args) => String(parseMcpServers(typeof args?.value === 'string' ? args.value : '[]')),
+    },
+  })
+  MCP_SERVERS?: string;
 
   /** On SIGTERM, how long runs in flight may go on before they end with a `failed` line. */
   @IsInt({ message: 'SHUTDOWN_DRAIN_MS must be an integer' })

@@ -6,7 +6,8 @@ import { RuntimeEnv } from '../config/runtime.env';
 import { LineWriter } from '../lines/line-writer';
 import { RunExecutor } from '../run/run-executor';
 import { RunCancelled } from '../run/run-stop';
-import { TOOL_CATALOGUE } from '../tools/tool-catalogue';
+import { McpServers } from '../tools/mcp-servers';
+import { ToolCatalogueService } from '../tools/tool-catalogue.service';
 import { ActiveRuns } from './active-runs';
 import { DispatchSignatureGuard } from './dispatch-signature.guard';
 import { RunDispatchBody } from './run-dispatch.body';
@@ -26,6 +27,8 @@ export class DispatchController {
     private readonly executor: RunExecutor,
     private readonly active: ActiveRuns,
     private readonly env: RuntimeEnv,
+    private readonly mcp: McpServers,
+    private readonly catalogue: ToolCatalogueService,
   ) {}
 
   /** One run: its lines are streamed as NDJSON while it goes; closing the connection cancels it. */
@@ -35,7 +38,12 @@ export class DispatchController {
     this.active.admit();
     const controller = new AbortController();
     const signature = request.headers['x-service-signature'];
-    const writer = new LineWriter((chunk) => reply.raw.write(chunk), [this.env.MODEL_API_KEY, this.env.AGENT_RUNTIME_SECRET, typeof signature === 'string' ? signature : undefined]);
+    const writer = new LineWriter((chunk) => reply.raw.write(chunk), [
+      this.env.MODEL_API_KEY,
+      this.env.AGENT_RUNTIME_SECRET,
+      typeof signature === 'string' ? signature : undefined,
+      ...this.mcp.secrets,
+    ]);
     reply.hijack();
     reply.raw.writeHead(200, { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store' });
     reply.raw.flushHeaders();
@@ -49,6 +57,6 @@ export class DispatchController {
   @Get('tools')
   @HttpCode(200)
   tools(): ToolCatalogue {
-    return { tools: TOOL_CATALOGUE };
+    return { tools: this.catalogue.entries() };
   }
 }

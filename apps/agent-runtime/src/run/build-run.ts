@@ -1,7 +1,7 @@
+import { ToolCatalogueEntry } from '@aas/contracts';
 import { generateText, tool } from 'ai';
 import { z } from 'zod';
 import { truncateChars } from '../lines/truncate';
-import { TOOL_CATALOGUE, TOOL_NAMES } from '../tools/tool-catalogue';
 import { buildSystemPrompt } from './prompts';
 import { RunContext } from './run-context';
 import { RunStopped } from './run-stop';
@@ -27,7 +27,7 @@ export async function executeBuildRun(run: RunContext): Promise<void> {
   const { dispatch, writer } = run;
   const result = await generateText({
     model: run.model,
-    system: buildSystemPrompt(TOOL_CATALOGUE),
+    system: buildSystemPrompt(run.catalogue),
     prompt: dispatch.user_message ?? 'Write the instructions of a useful automation agent.',
     tools: { [WRITE_AGENT]: tool({ description: 'Writes the agent: its name, explanation, instructions and plan.', inputSchema: writeAgentInput }) },
     toolChoice: { type: 'tool', toolName: WRITE_AGENT },
@@ -45,7 +45,7 @@ export async function executeBuildRun(run: RunContext): Promise<void> {
   const agent = written.data;
   writer.write({ type: 'title', title: truncateChars(agent.title?.trim() || agent.name, 200) });
   writer.write({ type: 'agent_name', name: truncateChars(agent.name.trim(), 200), explanation: agent.explanation?.trim() || null });
-  const planSteps = planStepsOf(agent);
+  const planSteps = planStepsOf(agent, run.catalogue);
   writer.write({ type: 'instructions', content: agent.content, plan_steps: planSteps });
   writer.write({ type: 'usage', model: run.modelName, input_tokens: usage.inputTokens ?? 0, output_tokens: usage.outputTokens ?? 0 });
   if (limit) throw limit;
@@ -53,10 +53,11 @@ export async function executeBuildRun(run: RunContext): Promise<void> {
 }
 
 /** Plan steps as RestPlanStep accepts them: sizes cut, tools only from the catalogue, order by position. */
-function planStepsOf(agent: WrittenAgent) {
+function planStepsOf(agent: WrittenAgent, catalogue: ToolCatalogueEntry[]) {
+  const known = new Set(catalogue.map((entry) => entry.name));
   return (agent.plan_steps ?? []).slice(0, 100).map((step, order) => {
-    const tools = [...new Set((step.tools ?? []).filter((name) => TOOL_NAMES.has(name)))];
-    const icon = TOOL_CATALOGUE.find((entry) => entry.name === tools[0])?.icon ?? null;
+    const tools = [...new Set((step.tools ?? []).filter((name) => known.has(name)))];
+    const icon = catalogue.find((entry) => entry.name === tools[0])?.icon ?? null;
     return { title: truncateChars(step.title, 500), description: truncateChars(step.description ?? '', 10_000), tools, order, icon };
   });
 }

@@ -1,4 +1,4 @@
-import { RunDispatch } from '@aas/contracts';
+import { RunDispatch, ToolCatalogueEntry } from '@aas/contracts';
 import type { LanguageModel } from 'ai';
 import { LineWriter } from '../lines/line-writer';
 import { RunToolContext } from '../tools/run-tools';
@@ -14,4 +14,6 @@ export interface RunContext {
   budget: RunBudget;
   controller: AbortController;
   tools: Omit<RunToolContext, 'writer'>;
+  /** What build runs offer: the built-in tools and the MCP servers'. */
+  catalogue: ToolCatalogueEntry[];
 }

@@ -6,6 +6,8 @@ import { Agent } from 'undici';
 import { RuntimeEnv } from '../config/runtime.env';
 import { LineWriter } from '../lines/line-writer';
 import { languageModelFrom } from '../model/language-model';
+import { McpServers } from '../tools/mcp-servers';
+import { ToolCatalogueService } from '../tools/tool-catalogue.service';
 import { executeBuildRun } from './build-run';
 import { RunBudget } from './run-budget';
 import { RunContext } from './run-context';
@@ -19,7 +21,11 @@ export class RunExecutor implements OnApplicationShutdown {
   private readonly model: LanguageModel;
   private readonly dispatcher: Agent;
 
-  constructor(private readonly env: RuntimeEnv) {
+  constructor(
+    private readonly env: RuntimeEnv,
+    private readonly mcp: McpServers,
+    private readonly catalogue: ToolCatalogueService,
+  ) {
     this.model = languageModelFrom(this.env);
     this.dispatcher = createGuardedDispatcher({
       allowPrivateNetworks: this.env.HTTP_TOOL_ALLOW_PRIVATE_NETWORKS,
@@ -37,7 +43,9 @@ export class RunExecutor implements OnApplicationShutdown {
       maxRetries: this.env.MODEL_RETRIES,
       budget: new RunBudget(this.env.AGENT_MAX_STEPS, this.env.AGENT_MAX_TOKENS),
       controller,
+      catalogue: this.catalogue.entries(),
       tools: {
+        mcp: this.mcp.tools,
         outputMaxBytes: this.env.TOOL_OUTPUT_MAX_BYTES,
         http: {
           dispatcher: this.dispatcher,

@@ -14,7 +14,7 @@ export async function executeToolRun(run: RunContext): Promise<void> {
   const { writer, controller } = run;
   writer.write({ type: 'title', title: titleOf(run) });
   const toolContext = { ...run.tools, writer };
-  const { tools, announced } = runTools(toolContext);
+  const { tools, announced, nameOf } = runTools(toolContext);
   const result = streamText({
     model: run.model,
     system: runSystemPrompt(run.dispatch),
@@ -45,8 +45,8 @@ export async function executeToolRun(run: RunContext): Promise<void> {
       case 'tool-error':
         // Calls the SDK refused before running them (unknown tool, input off its schema) were never announced.
         if (!announced.has(part.toolCallId)) {
-          writer.write({ type: 'tool_call', call_id: part.toolCallId, tool: part.toolName, input: part.input ?? null });
-          writeToolError(toolContext, part.toolCallId, part.toolName, part.error);
+          writer.write({ type: 'tool_call', call_id: part.toolCallId, tool: nameOf(part.toolName), input: part.input ?? null });
+          writeToolError(toolContext, part.toolCallId, nameOf(part.toolName), part.error);
         }
         break;
       case 'finish-step': {
