@@ -1,6 +1,6 @@
 import { EnvBoolean, EnvList } from '@aas/platform';
 import { IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateBy, ValidateIf } from 'class-validator';
-import { parseMcpServers } from '../tools/mcp-config';
+import { parseMcpServers } from './mcp-servers.setting';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export const MODEL_PROVIDERS = ['openai-compatible', 'openai', 'anthropic'] as const;

@@ -3,7 +3,7 @@ import { ToolCatalogueEntry } from '@aas/contracts';
 import { MCPClient, createMCPClient } from '@ai-sdk/mcp';
 import type { Tool } from 'ai';
 import { RuntimeEnv } from '../config/runtime.env';
-import { McpServerConfig, modelToolName, parseMcpServers } from './mcp-config';
+import { McpServerConfig, modelToolName, parseMcpServers } from '../config/mcp-servers.setting';
 
 /** How long connecting to an MCP server and listing its tools may take at start. */
 const CONNECT_TIMEOUT_MS = 10_000;

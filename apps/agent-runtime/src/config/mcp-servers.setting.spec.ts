@@ -1,4 +1,4 @@
-import { modelToolName, parseMcpServers } from './mcp-config';
+import { modelToolName, parseMcpServers } from './mcp-servers.setting';
 
 describe(parseMcpServers.name, () => {
   it('takes nothing as no servers, and servers by name with a URL and headers', () => {
