@@ -1,10 +1,11 @@
-# One image for all five apps; the app is chosen by the command (see docker-compose.yml).
+# One image for all six apps; the app is chosen by the command (see docker-compose.yml).
 #
 #   api-gateway (default)  node dist/apps/api-gateway/apps/api-gateway/src/main.js
 #   agents-service         node dist/apps/agents-service/apps/agents-service/src/main.js
 #   runs-service           node dist/apps/runs-service/apps/runs-service/src/main.js
 #   scheduler-service      node dist/apps/scheduler-service/apps/scheduler-service/src/main.js
 #   webhook-delivery       node dist/apps/webhook-delivery/apps/webhook-delivery/src/main.js
+#   agent-runtime          node dist/apps/agent-runtime/apps/agent-runtime/src/main.js
 #
 # Append `migrate` to a back-end app's command to apply its schema's migrations and exit 0
 # (api-gateway has no migrations; it needs PUBLIC_BASE_URL, the URL clients reach it at). The admin
@@ -47,7 +48,7 @@ COPY --from=build /app/dist ./dist
 # Files stay owned by root (read-only to the app); the processes run as the unprivileged user.
 USER node
 
-# 3000: api-gateway PORT; 3001-3004: HEALTH_PORT of agents, runs, scheduler, webhook-delivery.
-EXPOSE 3000 3001 3002 3003 3004
+# 3000: api-gateway PORT; 3001-3004: HEALTH_PORT of agents, runs, scheduler, webhook-delivery; 3006: agent-runtime PORT.
+EXPOSE 3000 3001 3002 3003 3004 3006
 STOPSIGNAL SIGTERM
 CMD ["node", "dist/apps/api-gateway/apps/api-gateway/src/main.js"]

@@ -262,7 +262,7 @@ describe.each(KUSTOMIZATIONS)('$dir', (c) => {
       }
     });
 
-    it.each(APPS)('gives $name its REDIS_URL (and DATABASE_URL) from the Secret', (app) => {
+    it.each(APPS.filter((a) => a.usesDatastores))('gives $name its REDIS_URL (and DATABASE_URL) from the Secret', (app) => {
       const env: any[] = appContainerOf(deploymentOf(app.name)).env ?? [];
       const fromSecret = (name: string) => env.find((e) => e.name === name)?.valueFrom?.secretKeyRef;
       expect(fromSecret('REDIS_URL')).toEqual({ name: 'aas-secrets', key: 'REDIS_URL' });
@@ -271,6 +271,16 @@ describe.each(KUSTOMIZATIONS)('$dir', (c) => {
   });
 
   describe('network policies', () => {
+    it("lets only runs-service reach the agent runtime's dispatch port", () => {
+      const runtime = deploymentOf('agent-runtime');
+      const port = containerPortFor(appContainerOf(runtime), 'http')!;
+      const target = { labels: runtime.spec.template.metadata.labels, ports: appContainerOf(runtime).ports };
+      const from = (name: string) => podIn('same', deploymentOf(name).spec.template.metadata.labels);
+      expect(admits(objects, target, from('runs-service'), port)).toBe(true);
+      for (const other of ['api-gateway', 'agents-service', 'webhook-delivery']) expect({ other, admitted: admits(objects, target, from(other), port) }).toEqual({ other, admitted: false });
+      expect(admits(objects, target, podIn('same', { app: 'intruder' }), port)).toBe(false);
+    });
+
     const DATASTORES = ['redis', 'postgresql'];
     const datastore = (component: string): Target => ({
       labels: { 'app.kubernetes.io/part-of': PART_OF, 'app.kubernetes.io/component': component },
@@ -304,7 +314,7 @@ describe.each(KUSTOMIZATIONS)('$dir', (c) => {
       for (const store of DATASTORES) expect(admits(objects, datastore(store), outside, 6379)).toBe(false);
     });
 
-    it.each(APPS.filter((a) => a.name !== 'api-gateway'))("lets pods of the cluster scrape $name's health port only", (app) => {
+    it.each(APPS.filter((a) => a.name !== 'api-gateway' && a.name !== 'agent-runtime'))("lets pods of the cluster scrape $name's health port only", (app) => {
       const d = deploymentOf(app.name);
       const prometheus = podIn({ labels: { 'kubernetes.io/metadata.name': 'monitoring' } }, { app: 'prometheus' });
       expect(admits(objects, targetOf(d), prometheus, portOf(d, 'health'))).toBe(true);
@@ -315,10 +325,12 @@ describe.each(KUSTOMIZATIONS)('$dir', (c) => {
       for (const store of DATASTORES) {
         for (const workload of workloads()) {
           const app = podIn('same', workload.spec.template.metadata.labels);
+          // The agent runtime uses neither: it is kept out, as it calls the web on a model's behalf.
+          const expected = workload.metadata.name !== 'agent-runtime';
           expect({ store, from: workload.metadata.name, admitted: admits(objects, datastore(store), app, 6379) }).toEqual({
             store,
             from: workload.metadata.name,
-            admitted: true,
+            admitted: expected,
           });
         }
         const intruders: [string, Source][] = [

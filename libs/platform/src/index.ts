@@ -12,3 +12,4 @@ export * from './request-context';
 export * from './crypto';
 export * from './batching';
 export * from './rate-limit';
+export * from './outbound';

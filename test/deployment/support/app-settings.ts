@@ -1,6 +1,7 @@
 import { validateEnv } from '@aas/platform';
 import { ClassConstructor } from 'class-transformer';
 import { getMetadataStorage, validateSync } from 'class-validator';
+import { RuntimeEnv } from '../../../apps/agent-runtime/src/config/runtime.env';
 import { AGENTS_SERVICE } from '../../../apps/agents-service/src/agents-service.definition';
 import { GatewayEnv } from '../../../apps/api-gateway/src/config/gateway.env';
 import { RUNS_SERVICE } from '../../../apps/runs-service/src/runs-service.definition';
@@ -16,20 +17,25 @@ export interface AppSettings {
   healthPortSetting: 'PORT' | 'HEALTH_PORT';
   /** Whether `main.js migrate` applies a schema of its own. */
   hasSchema: boolean;
+  /** Whether it uses Redis (and so the datastores' network policy lets it in); the agent runtime uses none. */
+  usesDatastores: boolean;
 }
 
 /**
- * The five apps and their env classes: the gateway's as api-gateway.module.ts uses it, the
- * back-end apps' from their service definitions (what `start` and `migrate` validate).
+ * The six apps and their env classes: the gateway's as api-gateway.module.ts uses it, the
+ * back-end apps' from their service definitions (what `start` and `migrate` validate), the agent
+ * runtime's (stateless: no schema, no Redis; its dispatch port is its health port).
  */
 export const APPS: readonly AppSettings[] = [
-  { name: 'api-gateway', env: GatewayEnv, healthPortSetting: 'PORT', hasSchema: false },
+  { name: 'api-gateway', env: GatewayEnv, healthPortSetting: 'PORT', hasSchema: false, usesDatastores: true },
   ...[AGENTS_SERVICE, RUNS_SERVICE, SCHEDULER_SERVICE, WEBHOOKS_SERVICE].map((service) => ({
     name: service.name,
     env: service.env as ClassConstructor<object>,
     healthPortSetting: 'HEALTH_PORT' as const,
     hasSchema: true,
+    usesDatastores: true,
   })),
+  { name: 'agent-runtime', env: RuntimeEnv, healthPortSetting: 'PORT', hasSchema: false, usesDatastores: false },
 ];
 
 /** The apps with a schema, in the order the compose `migrate` service and the k8s Job migrate them. */

@@ -1,11 +1,11 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { CHAIN_HEADER, ChainLink, InstallationChainKey, inboundTargetOf } from '@aas/platform';
+import { CHAIN_HEADER, ChainLink, InstallationChainKey, inboundTargetOf, isSsrfBlocked } from '@aas/platform';
 import { Agent, Dispatcher, request } from 'undici';
 import { WebhooksEnv } from '../config/webhooks.env';
 import { deliveryHeaders } from '../signing/sign-payload';
 import { parseRetryAfter } from './retry-after';
-import { createWebhookDispatcher, isSsrfBlocked } from './ssrf-guard';
+import { createWebhookDispatcher } from './ssrf-guard';
 
 /** Characters of the receiver's answer kept with the attempt. */
 export const RESPONSE_KEPT_CHARS = 2048;

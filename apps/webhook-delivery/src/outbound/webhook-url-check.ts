@@ -3,7 +3,8 @@ import { ConfigService } from '@nestjs/config';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { WebhooksEnv } from '../config/webhooks.env';
-import { InvalidWebhookUrlError, assertAllowedWebhookUrl, isForbiddenAddress } from './ssrf-guard';
+import { isForbiddenAddress } from '@aas/platform';
+import { InvalidWebhookUrlError, assertAllowedWebhookUrl } from './ssrf-guard';
 
 /** A look-up at creation that takes longer is not held against the URL. */
 export const URL_LOOKUP_TIMEOUT_MS = 2_000;

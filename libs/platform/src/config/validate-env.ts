@@ -25,8 +25,8 @@ function stripEmpty(env: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
 }
 
-/** Settings whose value must never reach a log, even when it is malformed. */
-const SECRET_SETTING = /KEY|SECRET|PASSWORD|TOKEN|DATABASE_URL|REDIS_URL/;
+/** Settings whose value must never reach a log, even when it is malformed (MCP_SERVERS: its servers' headers). */
+const SECRET_SETTING = /KEY|SECRET|PASSWORD|TOKEN|DATABASE_URL|REDIS_URL|MCP_SERVERS/;
 
 function describe(name: string, value: unknown): string {
   if (value === undefined) return 'nothing';

@@ -1,0 +1,3 @@
+import { startTracing } from '@aas/platform/tracing';
+
+startTracing('agent-runtime');
