@@ -2,6 +2,7 @@ import { Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { startAgentRuntime } from '../apps/agent-runtime/src/agent-runtime.app';
+import { eventually } from './support/eventually';
 import { FakeModelServer } from './support/fake-model-server';
 import { http } from './support/http';
 import { TestSystem } from './support/test-system';
@@ -9,8 +10,6 @@ import { TestSystem } from './support/test-system';
 const KEY = 'agent-runtime-system-key-0123456789';
 const SECRET = 'agent-runtime-system-secret-0123';
 const MODEL_API_KEY = 'sk-system-model-key-0123456789';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The whole system with runs-service dispatching to apps/agent-runtime, which talks to a scripted model. */
 describe('runs executed by the agent runtime app, through the API', () => {
@@ -47,21 +46,11 @@ describe('runs executed by the agent runtime app, through the API', () => {
     await new Promise((resolve) => page?.close(resolve));
   });
 
-  async function waitFor<T>(what: string, read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await read();
-      if (ok(value)) return value;
-      if (Date.now() > until) throw new Error(`timed out waiting for ${what}; last seen: ${JSON.stringify(value)}`);
-      await sleep(50);
-    }
-  }
-
   async function runToEnd(agentId: string, body: object): Promise<{ run: any; events: Record<string, any>[] }> {
     const started = await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body });
     expect(started.status).toBe(201);
     const runId = started.body.run.run_id;
-    const run = await waitFor(`run ${runId} to finish`, async () => (await http(base, 'GET', `/v1/agents/${agentId}/runs/${runId}`, { key: KEY })).body.run, (r) => r.is_finished === true);
+    const run = await eventually(`run ${runId} to finish`, async () => (await http(base, 'GET', `/v1/agents/${agentId}/runs/${runId}`, { key: KEY })).body.run, (r) => r.is_finished === true);
     const events = (await http(base, 'GET', `/v1/agents/${agentId}/runs/${runId}/events`, { key: KEY })).body.events.map((e: { event: object }) => e.event);
     return { run, events };
   }
@@ -88,8 +77,12 @@ describe('runs executed by the agent runtime app, through the API', () => {
     expect(built.events[2]).toEqual({ agent_name: { name: 'Weather reporter', explanation: 'Reads the weather page and reports it.' } });
     expect(built.events[3].instructions.plan_steps).toEqual([{ title: 'Read the weather', description: `GET ${pageUrl}`, tools: ['http_request'], order: 0, icon: 'globe' }]);
 
+    const agent = (await http(base, 'GET', `/v1/agents/${agentId}`, { key: KEY })).body.agent;
+    expect(agent).toMatchObject({ deployment_state: 'deployed', agent_name: { name: 'Weather reporter', explanation: 'Reads the weather page and reports it.' } });
+    expect(built.run).toMatchObject({ policy_model: 'fake-model', credits_consumed: expect.any(Number) });
+
     // The instructions reach agents-service by event, shortly after the build run.
-    await waitFor('the written instructions', async () => (await http(base, 'GET', `/v1/agents/${agentId}/instructions`, { key: KEY })).body, (body) => JSON.stringify(body).includes('report the weather in one sentence'));
+    await eventually('the written instructions', async () => (await http(base, 'GET', `/v1/agents/${agentId}/instructions`, { key: KEY })).body, (body) => JSON.stringify(body).includes('report the weather in one sentence'));
 
     const work = fake.script(
       '[system-run]',
@@ -103,6 +96,18 @@ describe('runs executed by the agent runtime app, through the API', () => {
     ]);
     expect(ran.events[4].tool_result).toMatchObject({ tool: 'http_request', is_error: false, output: expect.stringContaining('sunny, 21 degrees') });
     expect(ran.events.at(-1)).toEqual({ completed: { outcome: 'success', summary: 'Sunny, 21 degrees.' } });
+    // What the agent did fills the contract's fields, on the run and in the run list.
+    expect(ran.run).toMatchObject({ policy_model: 'fake-model', step_count: 2, usage: { model_calls: 2 } });
+    expect(ran.run.credits_consumed).toBeGreaterThan(0);
+    const listed = (await http(base, 'GET', `/v1/agents/${agentId}/runs`, { key: KEY })).body;
+    const summary = findRunSummary(listed, ran.run.run_id);
+    expect(summary).toMatchObject({
+      title: expect.any(String),
+      summary: 'Sunny, 21 degrees.',
+      outcome: 'success',
+      total_action_count: 1,
+      tool_icons: [expect.objectContaining({ action_type: 'http_request', icon: 'globe' })],
+    });
     // The run's model call carried the instructions the build run wrote.
     expect(JSON.stringify(fake.requestsFor(work)[0].body.messages)).toContain('report the weather in one sentence');
     for (const events of [built.events, ran.events]) {
@@ -111,3 +116,12 @@ describe('runs executed by the agent runtime app, through the API', () => {
     }
   });
 });
+
+/** The RunSummary of one run in a run list answer, wherever the list keeps it. */
+function findRunSummary(body: unknown, runId: string): Record<string, unknown> | undefined {
+  if (Array.isArray(body)) return body.map((item) => findRunSummary(item, runId)).find(Boolean);
+  if (body === null || typeof body !== 'object') return undefined;
+  const record = body as Record<string, unknown>;
+  if (record.run_id === runId && 'tool_icons' in record) return record;
+  return Object.values(record).map((value) => findRunSummary(value, runId)).find(Boolean);
+}
