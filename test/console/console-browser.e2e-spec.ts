@@ -52,10 +52,13 @@ describe('The console in a browser', () => {
     // A build writes instructions and succeeds; 'watch me live' waits for the test half-way through.
     runtime.handler = lines({ type: 'step', title: 'reading the instructions' }, 50, { type: 'instructions', content: 'Check the backups.\nReport failures.' }, { type: 'completed', outcome: 'success' });
     runtime.script('watch me live', async (reply) => {
+      reply.line({ type: 'title', title: 'Watching live' });
       reply.line({ type: 'step', title: 'first step' });
+      reply.line({ type: 'tool_call', call_id: 'c1', tool: 'http_request', input: { method: 'GET', url: 'https://example.com/' } });
       reply.line({ type: 'message', text: 'half-way there' });
       await liveGate.wait;
       reply.line({ type: 'step', title: 'second step' });
+      reply.line({ type: 'usage', model: 'model-1', input_tokens: 1200, output_tokens: 300 });
       reply.line({ type: 'completed', outcome: 'success', summary: 'all done' });
       reply.end();
     });
@@ -169,23 +172,48 @@ describe('The console in a browser', () => {
     await shot('instructions');
   });
 
+  it('renames the agent: its name shows on its page, in the list and in a run\'s breadcrumb', async () => {
+    await page.goto(agentUrl);
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await page.getByLabel('Name').fill('');
+    await page.getByRole('button', { name: 'Save the name' }).click();
+    await page.getByText('A name of 1 to 200 characters.').waitFor();
+    await page.getByLabel('Name').fill('Backup checker');
+    await page.getByLabel('What it does (optional)').fill('Checks the nightly backups.');
+    await page.getByRole('button', { name: 'Save the name' }).click();
+    await page.getByRole('heading', { name: 'Backup checker' }).waitFor();
+    await page.getByText('Checks the nightly backups.').waitFor();
+    const agentId = agentUrl.split('/').pop();
+    expect((await http(base, 'GET', `/v1/agents/${agentId}`, { key: apiKey })).body.agent.agent_name).toEqual({ name: 'Backup checker', explanation: 'Checks the nightly backups.' });
+    await page.goto(`${base}/console/agents`);
+    await page.getByRole('link', { name: 'Backup checker' }).waitFor();
+  });
+
   it("watches a run's events arrive live, without reloading", async () => {
     await page.goto(agentUrl);
     await page.getByLabel('Goal of the run').fill('watch me live');
     await page.getByRole('button', { name: 'Start run' }).click();
     await page.waitForURL(/\/runs\/[0-9a-f-]{36}$/);
+    await page.locator('.crumbs').getByRole('link', { name: 'Backup checker' }).waitFor();
     const events = page.getByRole('list', { name: 'Run events' });
     await events.getByText('message').waitFor();
     await page.getByTestId('stream-state').getByText('live').waitFor();
     expect(await events.getByText('completed').count()).toBe(0);
+    // The facts follow the events as they arrive, not the run as it was first fetched.
+    await page.getByTestId('run-steps').getByText('1', { exact: true }).waitFor({ timeout: 1000 });
+    await page.getByRole('heading', { name: 'Run 2 · Watching live' }).waitFor();
+    await page.locator('.facts').getByText('http_request').waitFor();
     await page.evaluate(() => Object.assign(window, { sameDocument: true }));
     await shot('run-live');
     liveGate.open();
     await events.getByText('all done').waitFor();
     await page.getByTestId('stream-state').getByText('ended').waitFor();
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
-    expect(await events.locator('li').count()).toBe(5);
+    expect(await events.locator('li').count()).toBe(8);
     await page.getByText('completed').first().waitFor();
+    await page.getByTestId('run-steps').getByText('2', { exact: true }).waitFor({ timeout: 1000 });
+    await page.getByTestId('run-usage').getByText(/1,200 tokens in, 300 out, 1 model call · \d+ credits/).waitFor();
+    await page.locator('.facts').getByText('all done').waitFor();
   });
 
   it('lists the runs with filters and paging', async () => {

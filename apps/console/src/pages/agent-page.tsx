@@ -1,10 +1,12 @@
 import type { Schemas } from '@aas/sdk';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link, NavLink, Outlet, useOutletContext, useParams } from 'react-router';
 import { api, unwrap } from '../api';
 import { ErrorNote, Loading } from '../components/feedback';
 import { StatusBadge } from '../components/status-badge';
 import { When } from '../components/time';
+import { AgentNameForm } from './agent-name-form';
 import { agentLabel } from './agents-page';
 
 type Agent = Schemas['AgentDto'];
@@ -18,6 +20,7 @@ export function AgentPage() {
     // A build run deploys the agent: keep its state fresh while runs go on.
     refetchInterval: (query) => (query.state.data?.agent.latest_run_is_finished === false ? 2000 : false),
   });
+  const [renaming, setRenaming] = useState(false);
   if (agent.isPending) return <Loading what="the agent" />;
   if (agent.isError) return <ErrorNote error={agent.error} />;
   const a = agent.data.agent;
@@ -29,7 +32,18 @@ export function AgentPage() {
       <div className="section-head">
         <h2>{agentLabel(a)}</h2>
         <StatusBadge status={a.deployment_state ?? 'not_deployed'} />
+        <span className="spacer" />
+        {!renaming && (
+          <button type="button" className="secondary outline" onClick={() => setRenaming(true)}>
+            Rename
+          </button>
+        )}
       </div>
+      {renaming ? (
+        <AgentNameForm agent={a} onDone={() => setRenaming(false)} />
+      ) : (
+        explanationOf(a) && <p className="agent-explanation">{explanationOf(a)}</p>
+      )}
       <p className="muted small-print">
         <code>{a.agent_id}</code>
         {a.deployed_at && (
@@ -55,4 +69,8 @@ export function AgentPage() {
 
 export function useAgent(): Agent {
   return useOutletContext<Agent>();
+}
+
+function explanationOf(agent: Agent): string | null {
+  return (agent.agent_name as { explanation?: string | null } | null | undefined)?.explanation ?? null;
 }

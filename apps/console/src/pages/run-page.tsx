@@ -6,6 +6,8 @@ import { api, problemDetail, unwrap } from '../api';
 import { Empty, ErrorNote, Loading } from '../components/feedback';
 import { StatusBadge } from '../components/status-badge';
 import { When } from '../components/time';
+import { agentLabel } from './agents-page';
+import { runFacts } from './run-facts';
 import { runKind } from './runs-tab';
 
 type StreamState = 'connecting' | 'live' | 'ended' | 'reconnecting';
@@ -73,16 +75,22 @@ export function RunPage() {
       void navigate(`/agents/${agentId}`, { replace: true });
     },
   });
+  const agent = useQuery({ queryKey: ['agent', agentId], queryFn: () => unwrap(api.GET('/v1/agents/{agent_id}', { params: { path: { agent_id: agentId } } })) });
   if (run.isPending) return <Loading what="the run" />;
   if (run.isError) return <ErrorNote error={run.error} />;
   const r = run.data.run;
+  const facts = runFacts(live.events);
+  const usage = r.usage;
   return (
     <section>
       <p className="crumbs">
-        <Link to="/agents">Agents</Link> / <Link to={`/agents/${agentId}`}>Agent</Link> /
+        <Link to="/agents">Agents</Link> / <Link to={`/agents/${agentId}`}>{agent.data ? agentLabel(agent.data.agent) : 'Agent'}</Link> /
       </p>
       <div className="section-head">
-        <h2>Run {r.run_number}</h2>
+        <h2>
+          Run {r.run_number}
+          {facts.title && <span className="muted"> · {facts.title}</span>}
+        </h2>
         <StatusBadge status={r.status} />
         <span className="spacer" />
         {!r.is_finished && (
@@ -124,7 +132,45 @@ export function RunPage() {
         <dt>Finished</dt>
         <dd>{r.finished_at ? <When at={r.finished_at} /> : 'not yet'}</dd>
         <dt>Steps</dt>
-        <dd>{r.step_count}</dd>
+        <dd data-testid="run-steps">{Math.max(r.step_count, facts.steps)}</dd>
+        {facts.tools.length > 0 && (
+          <>
+            <dt>Tools</dt>
+            <dd>
+              {facts.tools.map((tool) => (
+                <code key={tool} className="tool-name">
+                  {tool}
+                </code>
+              ))}
+            </dd>
+          </>
+        )}
+        {r.policy_model && (
+          <>
+            <dt>Model</dt>
+            <dd>
+              <code>{r.policy_model}</code>
+            </dd>
+          </>
+        )}
+        {usage && usage.model_calls > 0 && (
+          <>
+            <dt>Usage</dt>
+            <dd data-testid="run-usage">
+              {usage.input_tokens.toLocaleString()} tokens in, {usage.output_tokens.toLocaleString()} out, {usage.model_calls} model call
+              {usage.model_calls === 1 ? '' : 's'}
+              {r.credits_consumed !== null && r.credits_consumed !== undefined && <> · {r.credits_consumed.toLocaleString()} credits</>}
+            </dd>
+          </>
+        )}
+        {facts.outcome && (
+          <>
+            <dt>Outcome</dt>
+            <dd>
+              <StatusBadge status={facts.outcome} /> {facts.summary}
+            </dd>
+          </>
+        )}
       </dl>
       <h3>
         Events <span className={`stream-state stream-${live.state}`} data-testid="stream-state">{live.state}</span>
