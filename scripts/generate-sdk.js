@@ -9,7 +9,7 @@ const documentFile = path.join(sdk, 'openapi.json');
 const run = (command, args) => execFileSync(command, args, { cwd: root, stdio: 'inherit' });
 
 run(process.execPath, [path.join(root, 'node_modules', '@nestjs', 'cli', 'bin', 'nest.js'), 'build', 'api-gateway']);
-run(process.execPath, [path.join(root, 'dist', 'apps', 'api-gateway', 'apps', 'api-gateway', 'src', 'openapi', 'offline-document.js'), documentFile]);
+run(process.execPath, [path.join(root, 'dist', 'apps', 'api-gateway', 'apps', 'api-gateway', 'src', 'openapi-offline.js'), documentFile]);
 // A default does not make a request field required (openapi-typescript's defaultNonNullable would).
 run(process.execPath, [
   path.join(root, 'node_modules', 'openapi-typescript', 'bin', 'cli.js'),

@@ -1,5 +1,5 @@
 import { eventually } from './support/eventually';
-import { offlineOpenApiDocument } from '../apps/api-gateway/src/openapi/offline-document';
+import { offlineOpenApiDocument } from '../apps/api-gateway/src/openapi-offline';
 import { expectProblem, http } from './support/http';
 import { redoclyProblems } from './support/openapi-lint';
 import { TestSystem, urlOf } from './support/test-system';

@@ -19,7 +19,7 @@ const BROKEN: Array<[string, string, string]> = [
   ['an app importing another app at run time', 'apps/runs-service/src/x.ts', "export const load = () => import('../../webhook-delivery/src/main');"],
   ['an app importing another app by a path from the root', 'apps/runs-service/src/x.ts', "import { AgentsEnv } from 'apps/agents-service/src/config/agents.env';"],
   ['a lib importing an app', 'libs/platform/src/x.ts', "import { RunsEnv } from '../../../apps/runs-service/src/config/runs.env';"],
-  ['a lib spec importing an app', 'libs/sdk/x.spec.ts', "import { offlineOpenApiDocument } from '../../apps/api-gateway/src/openapi/offline-document';"],
+  ['a lib spec importing an app', 'libs/sdk/x.spec.ts', "import { offlineOpenApiDocument } from '../../apps/api-gateway/src/openapi-offline';"],
   ['contracts importing another lib by its alias', 'libs/contracts/src/x.ts', "import { ValidationFailedError } from '@aas/problem-details';"],
   ['contracts importing another lib by its path', 'libs/contracts/src/x.ts', "import { OutboxRelay } from '../../platform/src';"],
   ['the SDK importing another lib', 'libs/sdk/src/x.ts', "import { EventNames } from '../../contracts/src';"],

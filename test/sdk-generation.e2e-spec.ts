@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { offlineOpenApiDocument, serializeOpenApiDocument } from '../apps/api-gateway/src/openapi/offline-document';
+import { offlineOpenApiDocument, serializeOpenApiDocument } from '../apps/api-gateway/src/openapi-offline';
 
 const ROOT = path.join(__dirname, '..');
 const SDK = path.join(ROOT, 'libs', 'sdk');

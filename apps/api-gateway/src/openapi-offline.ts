@@ -2,8 +2,8 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { writeFileSync } from 'node:fs';
-import { ApiGatewayModule } from '../api-gateway.module';
-import { buildOpenApiDocument } from './openapi-document';
+import { ApiGatewayModule } from './api-gateway.module';
+import { buildOpenApiDocument } from './openapi/openapi-document';
 
 /**
  * The document /openapi.json serves, built without Redis or any service: Nest's
@@ -29,7 +29,7 @@ export function serializeOpenApiDocument(document: OpenAPIObject): string {
 if (require.main === module) {
   const target = process.argv[2];
   if (!target) {
-    process.stderr.write('usage: offline-document.js <output.json>\n');
+    process.stderr.write('usage: openapi-offline.js <output.json>\n');
     process.exit(2);
   }
   offlineOpenApiDocument().then(
