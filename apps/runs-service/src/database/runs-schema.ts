@@ -11,6 +11,7 @@ import { RunTriggers1764000000002 } from './migrations/1764000000002-run-trigger
 import { AgentGenerations1764200000000 } from './migrations/1764200000000-agent-generations';
 import { RunAdmission1764300000000 } from './migrations/1764300000000-run-admission';
 import { RunChains1764424000000 } from './migrations/1764424000000-run-chains';
+import { RunEnds1764600000000 } from './migrations/1764600000000-run-ends';
 
 export const RUNS_SCHEMA: SchemaDefinition = {
   schema: 'runs',
@@ -27,5 +28,6 @@ export const RUNS_SCHEMA: SchemaDefinition = {
     AgentGenerations1764200000000,
     RunAdmission1764300000000,
     RunChains1764424000000,
+    RunEnds1764600000000,
   ],
 };

@@ -17,6 +17,8 @@ import { RunMetrics } from './run-metrics';
 import { RunMetricsStore } from './run-metrics.store';
 import { RunRecordStore } from './run-record.store';
 import { RunRecorder } from './run-recorder';
+import { RequestedRunEndEffects, RunEndEffectsApplier } from './run-end-effects';
+import { RunEnds } from './run-ends';
 
 @Module({
   imports: [BullModule.registerQueue({ name: QueueNames.RunsExecution }), AdmissionModule],
@@ -33,6 +35,8 @@ import { RunRecorder } from './run-recorder';
     },
     { provide: RunRecordStore, useClass: PostgresRunRecordStore },
     { provide: RunMetricsStore, useClass: PostgresRunMetricsStore },
+    { provide: RunEndEffectsApplier, useClass: RequestedRunEndEffects },
+    RunEnds,
     CancelSignals,
     RunMetrics,
     RunRecorder,
