@@ -68,4 +68,16 @@ describe('a run end, visible only once its effects are applied (RunEnds)', () =>
     const [published] = store.outboxOf(EventNames.RunStopped) as Array<Record<string, unknown>>;
     expect(published.effects_applied).toBeUndefined();
   });
+
+  it('past the drain deadline, waits for the effects a little only, then leaves the end for any replica at once', async () => {
+    const { run, store, recorder, ends, effects } = setup();
+    await recorder.apply(run.id, start);
+    effects.apply = () => new Promise(() => undefined); // a service stopping too: no answer
+    ends.hurry();
+    const t0 = Date.now();
+    expect(await recorder.apply(run.id, (state) => stop(state, null))).toBe('finished');
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect((await store.find(run.id))!.isFinished).toBe(false);
+    expect(store.ends.get(run.id)!.retryAt.getTime()).toBeLessThanOrEqual(Date.now());
+  });
 });

@@ -15,6 +15,8 @@ export const RUN_END_SWEEP_MS = 1000;
 /** After a failed try of an end's effects, when the sweep tries again. */
 const RETRY_AFTER_FAILURE_MS = 2000;
 const SWEEP_BATCH = 100;
+/** Past the drain deadline, how long an end's effects are waited for before the end is left to another replica. */
+const HURRIED_EFFECTS_MS = 2000;
 
 /**
  * Makes runs' ends visible only once their effects on other services are committed (docs/architecture.md,
@@ -32,6 +34,7 @@ export class RunEnds implements OnApplicationBootstrap, BeforeApplicationShutdow
   private timer?: NodeJS.Timeout;
   private sweeping?: Promise<void>;
   private stopped = false;
+  private hurried = false;
 
   constructor(
     private readonly store: RunRecordStore,
@@ -46,12 +49,26 @@ export class RunEnds implements OnApplicationBootstrap, BeforeApplicationShutdow
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => this.sweep(), RUN_END_SWEEP_MS);
     this.timer.unref();
+    this.sweep();
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
+  /**
+   * The drain deadline passed and the runs still executing end now: their ends wait for their effects
+   * at most HURRIED_EFFECTS_MS (the other services may be stopping too), then are left aside with their
+   * lease given up, for any replica's sweep (a restarted one's at once).
+   */
+  hurry(): void {
+    this.hurried = true;
+  }
+
+  /**
+   * Stops sweeping. Ends being finished here are not waited for: one may wait RPC_TIMEOUT_MS for a
+   * service that is stopping too, and an end left aside is finished by another replica's sweep once
+   * its lease passes (every step is idempotent).
+   */
+  beforeApplicationShutdown(): void {
     this.stopped = true;
     clearInterval(this.timer);
-    await Promise.allSettled([this.sweeping, ...this.finishing.values()]);
   }
 
   /** Until when a process that keeps an end aside holds it: its two requests' longest wait, and a margin. */
@@ -78,8 +95,14 @@ export class RunEnds implements OnApplicationBootstrap, BeforeApplicationShutdow
     if (!pending) return;
     let flags: object = { effects_applied: true };
     try {
-      await this.effects.apply(await this.effectsOf(pending.change));
+      const applying = this.effects.apply(await this.effectsOf(pending.change));
+      await (this.hurried ? withinMs(applying, HURRIED_EFFECTS_MS) : applying);
     } catch (error) {
+      if (this.hurried) {
+        this.logger.warn({ run_id: runId, err: error }, `run ${runId}'s end is left to another replica: this one is stopping`);
+        await this.store.postponeEnd(runId, new Date());
+        return;
+      }
       const timeout = this.config.get('RUN_END_EFFECTS_TIMEOUT_MS', { infer: true });
       if (Date.now() - pending.since.getTime() < timeout) {
         this.logger.warn({ run_id: runId, err: error }, `the effects of run ${runId}'s end could not be applied; retrying in ${RETRY_AFTER_FAILURE_MS} ms`);
@@ -130,4 +153,10 @@ export class RunEnds implements OnApplicationBootstrap, BeforeApplicationShutdow
       .catch((error: Error) => this.logger.warn(`run end sweep: ${error.message}; retrying in ${RUN_END_SWEEP_MS} ms`))
       .finally(() => (this.sweeping = undefined));
   }
+}
+
+function withinMs<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)));
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
