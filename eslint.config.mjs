@@ -94,6 +94,8 @@ const persistenceSeam = (app) => ({
           },
           { name: 'pg', message: `Database access ${STORE_ONLY}.` },
           { name: '@aas/platform', importNames: ['recordEvent', 'recordEvents'], message: `Recording an outbox event ${STORE_ONLY}, in the transaction of the change it reports.` },
+          // Not persistence, but these are the apps that answer requests: one rule object holds every restricted import.
+          { name: '@nestjs/microservices', importNames: ['MessagePattern'], message: 'A request handler is @HandlesRequest(pattern) (libs/contracts), checked against the request registry.' },
         ],
       },
     ],

@@ -79,15 +79,16 @@ describe('npm run lint on requests', () => {
   const file = 'apps/runs-service/src/runs/x.ts';
   const head = "import { RunsPatterns } from '@aas/contracts';\nimport { ServiceClient } from '@aas/platform';\ndeclare const s: ServiceClient;\n";
 
-  it('refuses a type argument and a cast, and allows a plain request', () => {
-    const [typeArgument, cast, awaitedCast, plain] = lintMessages(
+  it('refuses a type argument, a cast and a handler outside the registry, and allows a plain request', () => {
+    const [typeArgument, cast, awaitedCast, plain, bareHandler] = lintMessages(
       [
         { filePath: file, code: `${head}export const a = s.request<unknown>(RunsPatterns.GetRun, { user_id: 'u', agent_id: 'a', run_id: 'r' });` },
         { filePath: file, code: `${head}export const a = s.request(RunsPatterns.GetRun, { user_id: 'u', agent_id: 'a', run_id: 'r' }) as Promise<unknown>;` },
         { filePath: file, code: `${head}export const a = async () => (await s.requestJson(RunsPatterns.GetRun, { user_id: 'u', agent_id: 'a', run_id: 'r' })) as string;` },
         { filePath: file, code: `${head}export const a = s.request(RunsPatterns.GetRun, { user_id: 'u', agent_id: 'a', run_id: 'r' });` },
+        { filePath: file, code: "import { MessagePattern } from '@nestjs/microservices';\nexport const handles = MessagePattern('runs.runs.get');" },
       ],
-      [RULE],
+      [RULE, 'no-restricted-imports'],
     );
     expect({ typeArgument, cast, awaitedCast, plain }).toEqual({
       typeArgument: [`${RULE}: A request takes its types from the request registry: no type argument.`],
@@ -95,5 +96,7 @@ describe('npm run lint on requests', () => {
       awaitedCast: [`${RULE}: A request answers the type of the request registry: no cast.`],
       plain: [],
     });
+    expect(bareHandler).toEqual([expect.stringContaining('no-restricted-imports: ')]);
+    expect(bareHandler[0]).toMatch(/@HandlesRequest/);
   });
 });

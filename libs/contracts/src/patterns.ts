@@ -39,6 +39,11 @@ export const AgentsPatterns = {
   GetAgentForRun: 'agents.runs.agent-context',
   /** Service to service (runs-service): what starting a batch of runs needs of each agent, in one request. */
   GetAgentsForRunStarts: 'agents.runs.start-contexts',
+  /**
+   * Service to service (runs-service): apply what runs' ends change of their agents (latest_run_*,
+   * deployment, a build run's instructions) before the ends become visible. Idempotent, batched.
+   */
+  RecordRunEnds: 'agents.runs.record-ends',
 } as const;
 
 export const RunsPatterns = {
@@ -76,6 +81,12 @@ export const SchedulerPatterns = {
   DeleteTrigger: 'scheduler.triggers.delete',
   RotateTrigger: 'scheduler.triggers.rotate',
   InboundHook: 'scheduler.triggers.inbound',
+  /**
+   * Service to service (runs-service): apply what runs' ends change in scheduler-service (a schedule's
+   * unfinished run and failure count, the event triggers that follow the agent) before the ends become
+   * visible. Idempotent, batched.
+   */
+  RecordRunEnds: 'scheduler.runs.record-ends',
 } as const;
 
 export const WebhooksPatterns = {

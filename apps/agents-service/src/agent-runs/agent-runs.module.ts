@@ -4,12 +4,14 @@ import { QueueNames } from '@aas/contracts';
 import { StoresModule } from '../stores.module';
 import { InstructionsModule } from '../instructions/instructions.module';
 import { AgentContextHandlers } from './agent-context.handlers';
+import { RunEffects } from './run-effects';
+import { RunEndsHandlers } from './run-ends.handlers';
 import { RunProgressConsumer } from './run-progress.consumer';
 
-/** What agents-service does for runs: answers their agent context, follows their progress and stores the instructions they write. */
+/** What agents-service does for runs: answers their agent context, follows their progress, stores the instructions they write, and applies their ends before runs-service shows them. */
 @Module({
   imports: [StoresModule, InstructionsModule, BullModule.registerQueue({ name: QueueNames.AgentsEvents })],
-  controllers: [AgentContextHandlers],
-  providers: [RunProgressConsumer],
+  controllers: [AgentContextHandlers, RunEndsHandlers],
+  providers: [RunEffects, RunProgressConsumer],
 })
 export class AgentRunsModule {}

@@ -6,6 +6,7 @@ import { FakeAgentStore } from '../agents/agent.store.fake';
 import { AgentRow, InMemoryDatabase } from '../database/in-memory-database.fake';
 import { InstructionsService, InstructionsWrite } from '../instructions/instructions.service';
 import { FakeAgentRunsStore } from './agent-runs.store.fake';
+import { RunEffects } from './run-effects';
 import { RunProgressConsumer } from './run-progress.consumer';
 
 /** Run ids as the producer writes them (UUIDs), named for reading. */
@@ -38,7 +39,7 @@ describe(RunProgressConsumer.name, () => {
         writes.push([userId, agentId, write]);
       },
     } as unknown as InstructionsService;
-    const sut = new RunProgressConsumer(new FakeAgentRunsStore(db), instructions);
+    const sut = new RunProgressConsumer(new RunEffects(new FakeAgentRunsStore(db), instructions));
     const agent = (): AgentRow => db.tables.agents.find((a) => a.id === agentId)!;
     const event = (fields: Partial<RunProgressEvent> = {}): RunProgressEvent => ({
       run_id: runId('run-1'),

@@ -9,6 +9,7 @@ import { AgentRunsStore } from '../agent-runs/agent-runs.store';
 import { PostgresAgentRunsStore } from '../agent-runs/postgres-agent-runs.store';
 import { FakeAgentRunsStore } from '../agent-runs/agent-runs.store.fake';
 import { RunProgressConsumer } from '../agent-runs/run-progress.consumer';
+import { RunEffects } from '../agent-runs/run-effects';
 import { AgentStore } from '../agents/agent.store';
 import { PostgresAgentStore } from '../agents/postgres-agent.store';
 import { FakeAgentStore } from '../agents/agent.store.fake';
@@ -89,7 +90,7 @@ function servicesOn(stores: Stores) {
       fakeAgentsConfig({ ...SETTINGS, QUOTA_INSTRUCTION_VERSIONS_KEPT: 0 }),
     ),
     sessions: new ConsoleSessionsService(stores.sessions, stores.transactions, config, announcer, keys),
-    progress: new RunProgressConsumer(stores.agentRuns, instructions),
+    progress: new RunProgressConsumer(new RunEffects(stores.agentRuns, instructions)),
     context: new AgentContextHandlers(stores.agentRuns),
   };
 }

@@ -51,6 +51,15 @@ export class RunsEnv extends ServiceEnv {
   @Min(100)
   RUN_PAUSE_AFTER_MS: number = 900_000;
 
+  /**
+   * How long a run's end waits for its effects on agents-service and scheduler-service (execution/run-ends.ts)
+   * before it is made visible without them (its events then carry them); the run reads unfinished meanwhile.
+   */
+  @IsInt({ message: 'RUN_END_EFFECTS_TIMEOUT_MS must be an integer' })
+  @Min(1000)
+  @Max(86_400_000)
+  RUN_END_EFFECTS_TIMEOUT_MS: number = 300_000;
+
   @IsInt()
   @Min(0)
   @Max(60_000)

@@ -12,6 +12,7 @@ import { AgentGenerations1764200000000 } from './migrations/1764200000000-agent-
 import { RunAdmission1764300000000 } from './migrations/1764300000000-run-admission';
 import { RunChains1764424000000 } from './migrations/1764424000000-run-chains';
 import { RunUsageAndTools1764500000000 } from './migrations/1764500000000-run-usage-and-tools';
+import { RunEnds1764600000000 } from './migrations/1764600000000-run-ends';
 
 export const RUNS_SCHEMA: SchemaDefinition = {
   schema: 'runs',
@@ -29,5 +30,6 @@ export const RUNS_SCHEMA: SchemaDefinition = {
     RunAdmission1764300000000,
     RunChains1764424000000,
     RunUsageAndTools1764500000000,
+    RunEnds1764600000000,
   ],
 };

@@ -18,6 +18,8 @@ import { RunMetrics } from './run-metrics';
 import { RunMetricsStore } from './run-metrics.store';
 import { RunRecordStore } from './run-record.store';
 import { RunRecorder } from './run-recorder';
+import { RequestedRunEndEffects, RunEndEffectsApplier } from './run-end-effects';
+import { RunEnds } from './run-ends';
 
 @Module({
   imports: [BullModule.registerQueue({ name: QueueNames.RunsExecution }), AdmissionModule, ToolsModule],
@@ -34,6 +36,8 @@ import { RunRecorder } from './run-recorder';
     },
     { provide: RunRecordStore, useClass: PostgresRunRecordStore },
     { provide: RunMetricsStore, useClass: PostgresRunMetricsStore },
+    { provide: RunEndEffectsApplier, useClass: RequestedRunEndEffects },
+    RunEnds,
     CancelSignals,
     RunMetrics,
     RunRecorder,

@@ -28,6 +28,10 @@ export class HttpRuntime implements AgentRuntime {
     }
     const input = Readable.fromWeb(response.body as WebReadableStream);
     const lines = createInterface({ input, crlfDelay: Infinity });
+    // An abort (a cancel, the timeout) while the executor is between lines (a line's run end waiting for
+    // its effects) errors the stream with nobody iterating: readline would emit that error unhandled and
+    // kill the process. The loop below still ends, and the executor knows why from the abort.
+    lines.on('error', () => undefined);
     try {
       for await (const text of lines) {
         if (text.trim() === '') continue;

@@ -21,4 +21,9 @@ export class PostgresRunMetricsStore extends RunMetricsStore {
     const [row]: { count: string }[] = await this.dataSource.query('SELECT count(*) AS count FROM runs WHERE admitted_at IS NULL AND NOT is_finished');
     return Number(row.count);
   }
+
+  async endsUnpublished(): Promise<number> {
+    const [row]: { count: string }[] = await this.dataSource.query('SELECT count(*) AS count FROM run_ends');
+    return Number(row.count);
+  }
 }

@@ -5,4 +5,7 @@ export abstract class RunMetricsStore {
 
   /** Runs accepted and not admitted yet (nor finished). */
   abstract waitingAdmission(): Promise<number>;
+
+  /** Runs' ends kept aside, waiting for their effects before they are published (run-ends.ts). */
+  abstract endsUnpublished(): Promise<number>;
 }

@@ -37,6 +37,14 @@ export class RunMetrics {
         this.set(await store.waitingAdmission());
       },
     });
+    new Gauge({
+      name: `${METRIC_PREFIX}run_ends_unpublished`,
+      help: "Runs' ends kept aside while their effects on other services are applied, not yet visible (the same on every replica)",
+      registers: [registry],
+      async collect() {
+        this.set(await store.endsUnpublished());
+      },
+    });
   }
 
   finished(status: string): void {

@@ -1,6 +1,11 @@
+import { ConfigService } from '@nestjs/config';
+import { RunEndEffects } from '@aas/contracts';
 import { OutboxRelay } from '@aas/platform';
 import { Registry } from 'prom-client';
 import { RunAdmission } from '../admission/run-admission.service';
+import { RunsEnv } from '../config/runs.env';
+import { RunEndEffectsApplier } from './run-end-effects';
+import { RunEnds } from './run-ends';
 import { RunEventChannel } from './run-event-channel';
 import { RunMetrics } from './run-metrics';
 import { RunMetricsStore } from './run-metrics.store';
@@ -8,11 +13,22 @@ import { RunRecordStore } from './run-record.store';
 import { FakeRunRecordStore } from './run-record.store.fake';
 import { RunRecorder } from './run-recorder';
 
+/** Records the ends whose effects it was asked to apply; fails while `failing` is set. */
+export class FakeRunEndEffects extends RunEndEffectsApplier {
+  readonly applied: RunEndEffects[] = [];
+  failing?: Error;
+
+  async apply(end: RunEndEffects): Promise<void> {
+    if (this.failing) throw this.failing;
+    this.applied.push(end);
+  }
+}
+
 /**
  * A RunRecorder on a store (a FakeRunRecordStore unless given) for tests, with what it tells others: the events pushed to
- * live streams, the runs whose end freed admission room, and how often the outbox was kicked.
+ * live streams, the runs whose end freed admission room, how often the outbox was kicked, and the run ends whose effects were applied.
  */
-export function recorderOnFakes(store: RunRecordStore = new FakeRunRecordStore()) {
+export function recorderOnFakes(store: RunRecordStore = new FakeRunRecordStore(), settings: Partial<RunsEnv> = {}) {
   const pushed: Array<{ runId: string; index: number; finished: boolean }> = [];
   const gone: string[] = [];
   const admissionKicks: string[] = [];
@@ -24,6 +40,10 @@ export function recorderOnFakes(store: RunRecordStore = new FakeRunRecordStore()
   const metrics = new RunMetrics({} as RunMetricsStore, new Registry());
   const admission = { kick: (userId: string) => admissionKicks.push(userId) } as unknown as RunAdmission;
   const outbox = { kick: () => outboxKicks++ } as unknown as OutboxRelay;
-  const recorder = new RunRecorder(store, outbox, metrics, channel, admission);
-  return { recorder, channel, pushed, gone, admissionKicks, outboxKicks: () => outboxKicks };
+  const env: Partial<RunsEnv> = { RPC_TIMEOUT_MS: 10_000, RUN_END_EFFECTS_TIMEOUT_MS: 300_000, ...settings };
+  const config = { get: (key: keyof RunsEnv) => env[key] } as unknown as ConfigService<RunsEnv, true>;
+  const effects = new FakeRunEndEffects();
+  const ends = new RunEnds(store, effects, outbox, metrics, channel, admission, config);
+  const recorder = new RunRecorder(store, outbox, channel, ends);
+  return { recorder, ends, effects, channel, pushed, gone, admissionKicks, outboxKicks: () => outboxKicks };
 }

@@ -5,6 +5,7 @@ import { CreateSchedules1763890000000 } from './migrations/1763890000000-create-
 import { ScheduleMisfireAndErrors1764000000000 } from './migrations/1764000000000-schedule-misfire-and-errors';
 import { CreateTriggers1764000000003 } from './migrations/1764000000003-create-triggers';
 import { ScheduleAgentGeneration1764200000000 } from './migrations/1764200000000-schedule-agent-generation';
+import { ScheduleLastEndedRun1764600000000 } from './migrations/1764600000000-schedule-last-ended-run';
 
 export const SCHEDULER_SCHEMA: SchemaDefinition = {
   schema: 'scheduler',
@@ -15,5 +16,6 @@ export const SCHEDULER_SCHEMA: SchemaDefinition = {
     ScheduleMisfireAndErrors1764000000000,
     CreateTriggers1764000000003,
     ScheduleAgentGeneration1764200000000,
+    ScheduleLastEndedRun1764600000000,
   ],
 };

@@ -6,6 +6,8 @@ import { SchedulesModule } from '../schedules/schedules.module';
 import { TriggersModule } from '../triggers/triggers.module';
 import { FireBatcher } from './fire-batcher';
 import { FireMetrics } from './fire-metrics';
+import { RunEnds } from './run-ends';
+import { RunEndsHandlers } from './run-ends.handlers';
 import { RunOutcomeConsumer } from './run-outcome.consumer';
 import { ScheduleFailures } from './schedule-failures';
 import { ScheduleFireProcessor } from './schedule-fire.processor';
@@ -19,7 +21,9 @@ import { ScheduledRunStarter } from './scheduled-run-starter';
     SchedulesModule,
     TriggersModule,
   ],
+  controllers: [RunEndsHandlers],
   providers: [
+    RunEnds,
     ScheduleTicker,
     ScheduleFireProcessor,
     FireBatcher,

@@ -5,6 +5,7 @@ import { SchedulerEnv } from '../config/scheduler.env';
 import { FakeScheduleStore, scheduleRow } from '../schedules/schedule.store.fake';
 import { EventTriggers } from '../triggers/event-triggers';
 import { FakeTriggerStore, triggerRow } from '../triggers/trigger.store.fake';
+import { RunEnds } from './run-ends';
 import { RunOutcomeConsumer } from './run-outcome.consumer';
 import { ScheduleFailures } from './schedule-failures';
 
@@ -37,7 +38,7 @@ describe(RunOutcomeConsumer.name, () => {
     const seen: RunLifecycleEvent[] = [];
     const eventTriggers = { onRunEvent: async (event: RunLifecycleEvent) => void seen.push(event) } as unknown as EventTriggers;
     const config = { get: () => 5 } as unknown as ConfigService<SchedulerEnv, true>; // SCHEDULE_AUTO_PAUSE_AFTER
-    const sut = new RunOutcomeConsumer(schedules, triggers, eventTriggers, new ScheduleFailures(schedules, config));
+    const sut = new RunOutcomeConsumer(schedules, triggers, new RunEnds(eventTriggers, new ScheduleFailures(schedules, config)));
     const process = (name: string, data: RunLifecycleEvent | AgentDeletedEvent) => sut.process({ name, data } as Job<RunLifecycleEvent | AgentDeletedEvent>);
     return { schedules, triggers, seen, process };
   }
@@ -62,6 +63,14 @@ describe(RunOutcomeConsumer.name, () => {
     await process(EventNames.RunFailed, runEnd({ event: EventNames.RunFailed, run_kind: 'schedule', schedule_agent_id: null }));
     expect(schedules.runEnds).toEqual([]);
     expect(seen.map((e) => e.event)).toEqual([EventNames.RunPaused, EventNames.RunFailed, EventNames.RunFailed]);
+  });
+
+  it('leaves alone an end whose effects runs-service applied by request before publishing it', async () => {
+    const { schedules, seen, process } = setup();
+    await process(EventNames.RunFailed, runEnd({ event: EventNames.RunFailed, effects_applied: true }));
+    expect([schedules.runEnds, seen]).toEqual([[], []]);
+    await process(EventNames.RunFailed, runEnd({ event: EventNames.RunFailed, effects_applied: false }));
+    expect([schedules.runEnds.length, seen.length]).toEqual([1, 1]);
   });
 
   it("takes a run of a runs-service without generations as the schedule's", async () => {

@@ -1,24 +1,22 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { EventNames, QueueNames, RunLifecycleEvent, parseJob } from '@aas/contracts';
+import { EventNames, QueueNames, parseJob } from '@aas/contracts';
 import { InJobRequestContext, WORKER_LOCK } from '@aas/platform';
 import { Job } from 'bullmq';
 import { ScheduleStore } from '../schedules/schedule.store';
-import { EventTriggers } from '../triggers/event-triggers';
 import { TriggerStore } from '../triggers/trigger.store';
-import { RunEndVerdict, ScheduleFailures } from './schedule-failures';
+import { RunEnds } from './run-ends';
 
 /**
- * Ends of scheduled runs drive the failure count (error or outcome `fail` is a
- * failure, success or partial resets it, a user's stop is neither) and tell the
- * schedule its run is no longer unfinished. agent.deleted removes the agent's schedule.
+ * Run lifecycle events: an end whose effects runs-service had applied by request before publishing it
+ * (`effects_applied`) is left alone; any other is applied here (RunEnds). agent.deleted removes the
+ * agent's schedule and triggers.
  */
 @Processor(QueueNames.SchedulerEvents, { concurrency: 16, ...WORKER_LOCK })
 export class RunOutcomeConsumer extends WorkerHost {
   constructor(
     private readonly store: ScheduleStore,
     private readonly triggers: TriggerStore,
-    private readonly eventTriggers: EventTriggers,
-    private readonly failures: ScheduleFailures,
+    private readonly ends: RunEnds,
   ) {
     super();
   }
@@ -32,25 +30,7 @@ export class RunOutcomeConsumer extends WorkerHost {
       await this.triggers.deleteOfAgent(deleted.user_id, deleted.agent_id, deleted.generation);
       return;
     }
-    const event = parsed.data;
-    await this.eventTriggers.onRunEvent(event);
-    if (event.run_kind !== 'schedule' || !event.schedule_agent_id) return;
-    const verdict = verdictOf(event);
-    // A run of a deleted agent never counts for the schedule of a new agent with its id.
-    if (verdict) await this.failures.recordRunEnd(event.schedule_agent_id, event.run_id, verdict, event.agent_generation ?? null);
-  }
-}
-
-/** undefined: the event does not end the run. */
-function verdictOf(event: RunLifecycleEvent): RunEndVerdict | undefined {
-  switch (event.event) {
-    case EventNames.RunFailed:
-      return 'failure';
-    case EventNames.RunCompleted:
-      return event.outcome === 'fail' ? 'failure' : 'success';
-    case EventNames.RunStopped:
-      return 'neither';
-    default:
-      return undefined;
+    if (parsed.data.effects_applied === true) return;
+    await this.ends.apply(parsed.data);
   }
 }

@@ -148,6 +148,15 @@ describe(PostgresScheduleStore.name, () => {
       expect(await row(a)).toMatchObject({ consecutive_failures: 2, paused: true, auto_paused: true });
     });
 
+    it('the same end applied twice (its request answered too late, then its event) counts once', async () => {
+      const a = await stored(1);
+      await sut.recordRunEnd(a, run(1), 'failure', 5, 1);
+      await sut.recordRunEnd(a, run(1), 'failure', 5, 1);
+      expect(await row(a)).toMatchObject({ consecutive_failures: 1 });
+      await sut.recordRunEnd(a, run(2), 'failure', 5, 1);
+      expect(await row(a)).toMatchObject({ consecutive_failures: 2 });
+    });
+
     it("a run of another agent generation changes nothing; one of a runs-service without generations counts", async () => {
       const a = await stored(1, { generation: 5 });
       await sut.recordRunEnd(a, run(1), 'failure', 2, 4);

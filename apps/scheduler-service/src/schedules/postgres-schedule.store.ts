@@ -108,8 +108,10 @@ export class PostgresScheduleStore extends ScheduleStore {
          paused = paused OR ($3::text = 'failure' AND consecutive_failures + 1 >= $4),
          auto_paused = auto_paused OR ($3::text = 'failure' AND consecutive_failures + 1 >= $4),
          active_run_id = CASE WHEN active_run_id = $2::uuid THEN NULL ELSE active_run_id END,
+         last_ended_run_id = $2::uuid,
          updated_at = now()
-       WHERE agent_id = $1 AND ($5::bigint IS NULL OR agent_generation IS NULL OR agent_generation = $5)`,
+       WHERE agent_id = $1 AND ($5::bigint IS NULL OR agent_generation IS NULL OR agent_generation = $5)
+         AND last_ended_run_id IS DISTINCT FROM $2::uuid`,
       [agentId, runId, verdict, autoPauseAfter, agentGeneration],
     );
   }

@@ -83,7 +83,7 @@ export abstract class ScheduleStore {
   /**
    * A scheduled run ended: failure adds one (reaching `autoPauseAfter` pauses), success resets, neither leaves
    * the count; the schedule forgets the run if it is the one recorded as unfinished. A run of another agent
-   * generation than the schedule's changes nothing.
+   * generation than the schedule's changes nothing, nor does the end of the run it counted last, applied again.
    */
   abstract recordRunEnd(
     agentId: string,

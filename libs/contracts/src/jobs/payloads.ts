@@ -122,6 +122,15 @@ export class RunLifecycleEvent extends TracedJob {
   @ValidateIf(nullable)
   @IsInt()
   agent_generation?: number | null;
+
+  /**
+   * On a run's end: its effects on other services were applied (RecordRunEnds) before the end was
+   * published, so a consumer need not apply them again. Absent: apply them (an end published without
+   * them, or by an earlier version).
+   */
+  @IsOptional()
+  @IsBoolean()
+  effects_applied?: boolean;
 }
 
 /** A job about one run of one user's agent. */

@@ -7,3 +7,4 @@ export * from './schedules.messages';
 export * from './webhooks.messages';
 export * from './console.messages';
 export * from './triggers.messages';
+export * from './run-ends.messages';

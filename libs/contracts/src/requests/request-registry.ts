@@ -35,6 +35,8 @@ import type {
 import type {
   AgentContext,
   AgentContextMessage,
+  RecordRunEndsMessage,
+  RecordRunEndsResponse,
   ListToolsMessage,
   UpdateAgentMessage,
   AgentRefMessage,
@@ -123,6 +125,7 @@ export interface RequestRegistry {
   [AgentsPatterns.GetAgent]: RequestType<AgentRefMessage, AgentResponse>;
   [AgentsPatterns.DeleteAgent]: RequestType<AgentRefMessage, { deleted: true }>;
   [AgentsPatterns.UpdateAgent]: RequestType<UpdateAgentMessage, AgentResponse>;
+  [AgentsPatterns.RecordRunEnds]: RequestType<RecordRunEndsMessage, RecordRunEndsResponse>;
   [AgentsPatterns.MoveAgent]: RequestType<MoveAgentMessage, SuccessResponse>;
   [AgentsPatterns.ListWorkspaces]: RequestType<UserScopedMessage, WorkspaceListResponse>;
   [AgentsPatterns.CreateWorkspace]: RequestType<CreateWorkspaceMessage, WorkspaceResponse>;
@@ -159,6 +162,7 @@ export interface RequestRegistry {
   [RunsPatterns.DeleteRun]: RequestType<RunRefMessage, { deleted: true }>;
   [SchedulerPatterns.Health]: RequestType<Record<string, never>, HealthAnswer>;
   [SchedulerPatterns.GetSchedule]: RequestType<AgentScheduleMessage, ScheduleResponse>;
+  [SchedulerPatterns.RecordRunEnds]: RequestType<RecordRunEndsMessage, RecordRunEndsResponse>;
   [SchedulerPatterns.PutSchedule]: RequestType<PutScheduleMessage, SuccessResponse>;
   [SchedulerPatterns.DeleteSchedule]: RequestType<AgentScheduleMessage, SuccessResponse>;
   [SchedulerPatterns.PauseSchedule]: RequestType<AgentScheduleMessage, SuccessResponse>;
