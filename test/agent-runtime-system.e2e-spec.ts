@@ -7,6 +7,7 @@ import { eventually } from './support/eventually';
 import { FakeModelServer } from './support/fake-model-server';
 import { FixtureMcpServer } from './support/fixture-mcp-server';
 import { http } from './support/http';
+import { ModelAgents } from './support/model-agents';
 import { RecordingProxy } from './support/recording-proxy';
 import { SseStream } from './support/sse';
 import { TestSystem } from './support/test-system';
@@ -23,6 +24,7 @@ describe('runs executed by the agent runtime app, through the API', () => {
   let runtime: NestFastifyApplication;
   let system: TestSystem;
   let base: string;
+  let agents: ModelAgents;
   let page: Server;
   let pageUrl: string;
   let mcp: FixtureMcpServer;
@@ -54,6 +56,7 @@ describe('runs executed by the agent runtime app, through the API', () => {
     dispatches = await RecordingProxy.start(`http://127.0.0.1:${(runtime.getHttpServer().address() as AddressInfo).port}`);
     system = await TestSystem.start({ bootstrapApiKey: KEY, runsEnv: { AGENT_RUNTIME_URL: dispatches.url, AGENT_RUNTIME_SECRET: SECRET, RUN_TIMEOUT_MS: '20000' } });
     base = system.url();
+    agents = new ModelAgents(base, KEY, fake);
   });
 
   afterAll(async () => {
@@ -65,14 +68,8 @@ describe('runs executed by the agent runtime app, through the API', () => {
     await new Promise((resolve) => page?.close(resolve));
   });
 
-  async function runToEnd(agentId: string, body: object): Promise<{ run: any; events: Record<string, any>[] }> {
-    const started = await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body });
-    expect(started.status).toBe(201);
-    const runId = started.body.run.run_id;
-    const run = await eventually(`run ${runId} to finish`, async () => (await http(base, 'GET', `/v1/agents/${agentId}/runs/${runId}`, { key: KEY })).body.run, (r) => r.is_finished === true);
-    const events = (await http(base, 'GET', `/v1/agents/${agentId}/runs/${runId}/events`, { key: KEY })).body.events.map((e: { event: object }) => e.event);
-    return { run, events };
-  }
+  const runToEnd = (agentId: string, body: object) => agents.runToEnd(agentId, body);
+  const deployedAgent = (label: string, content: string, plan_steps: object[] = []) => agents.deployed(label, content, plan_steps);
 
   it('a build run writes the agent, then a run executes its plan with http_request; every line is a recorded event', async () => {
     const agentId = (await http(base, 'POST', '/v1/agents', { key: KEY, body: {} })).body.agent.agent_id as string;
@@ -134,23 +131,6 @@ describe('runs executed by the agent runtime app, through the API', () => {
       expect(JSON.stringify(events)).not.toContain(SECRET);
     }
   });
-
-  /** A new agent deployed by a build run whose write_agent call the fake model makes with `content` and `plan_steps`. */
-  async function deployedAgent(label: string, content: string, plan_steps: object[] = []): Promise<string> {
-    const agentId = (await http(base, 'POST', '/v1/agents', { key: KEY, body: {} })).body.agent.agent_id as string;
-    const marker = fake.script(`[build ${label}]`, {
-      toolCalls: [{ name: 'write_agent', arguments: { name: label, explanation: `The ${label} agent.`, title: label, content, plan_steps } }],
-    });
-    const built = await runToEnd(agentId, { run_mode: 'build', user_message: `${marker} build it` });
-    expect(built.run.status).toBe('completed');
-    // The deployment and the instructions reach agents-service by event, shortly after the build run.
-    await eventually(
-      `${label} deployed with its instructions`,
-      async () => [(await http(base, 'GET', `/v1/agents/${agentId}`, { key: KEY })).body.agent.deployment_state, JSON.stringify((await http(base, 'GET', `/v1/agents/${agentId}/instructions`, { key: KEY })).body)],
-      ([state, instructions]) => state === 'deployed' && instructions.includes(content.slice(0, 40)),
-    );
-    return agentId;
-  }
 
   const kindsOf = (events: Record<string, unknown>[]) => events.map((event) => Object.keys(event)[0]);
 
