@@ -47,11 +47,14 @@ export function rssMb(pid) {
 
 /**
  * An OpenAI-compatible chat completions server. `reply(body)` says what to answer a request:
- * `{ text }` or `{ toolCall: { name, arguments } }`, after `delayMs`. Answers are streamed (SSE)
- * when asked, with usage. Counts requests received, in flight and answered.
+ * `{ text }` or `{ toolCall: { name, arguments } }`, after `delayMs`. With `held`, nothing is
+ * answered before `release()`: requests that came earlier are answered `delayMs` after it (so every
+ * run can be waiting on the model at once, however long starting them took). Answers are streamed
+ * (SSE) when asked, with usage. Counts requests received, in flight and answered.
  */
-export async function startFakeModel(reply, delayMs = 0) {
+export async function startFakeModel(reply, delayMs = 0, { held = false } = {}) {
   const stats = { received: 0, inFlight: 0, answered: 0, firstAnsweredAt: undefined };
+  let waiting = held ? [] : undefined;
   const server = createServer((req, res) => {
     const chunks = [];
     req.on('data', (chunk) => chunks.push(chunk));
@@ -66,7 +69,8 @@ export async function startFakeModel(reply, delayMs = 0) {
         stats.firstAnsweredAt ??= Date.now();
         send(res, body, reply(body));
       };
-      if (delayMs > 0) setTimeout(answer, delayMs);
+      if (waiting) waiting.push(answer);
+      else if (delayMs > 0) setTimeout(answer, delayMs);
       else answer();
     });
   });
@@ -74,6 +78,11 @@ export async function startFakeModel(reply, delayMs = 0) {
   return {
     url: `http://127.0.0.1:${server.address().port}/v1`,
     stats,
+    release() {
+      const queued = waiting ?? [];
+      waiting = undefined;
+      for (const answer of queued) setTimeout(answer, delayMs);
+    },
     close: () => (server.closeAllConnections(), new Promise((resolve) => server.close(resolve))),
   };
 }
