@@ -90,12 +90,17 @@ try {
   clearInterval(sampler);
   const latencies = [];
   const startLatencies = [];
+  const notCompleted = new Map();
   let completed = 0;
   for (const [runId, { sent, answered }] of sentAt) {
     startLatencies.push(answered - sent);
     const run = (await api(system.url, KEY, 'GET', `/v1/agents/${agentId}/runs/${runId}`)).body.run;
     completed += run.status === 'completed' ? 1 : 0;
     const events = (await api(system.url, KEY, 'GET', `/v1/agents/${agentId}/runs/${runId}/events`)).body.events;
+    if (run.status !== 'completed') {
+      const reason = `${run.status}: ${JSON.stringify(events.at(-1)?.event).slice(0, 300)}`;
+      notCompleted.set(reason, (notCompleted.get(reason) ?? 0) + 1);
+    }
     const first = events.find((e) => 'title' in e.event);
     if (first) latencies.push(Date.parse(first.recorded_at) - answered);
   }
@@ -106,10 +111,12 @@ try {
     `\nbench:runtime-capacity: ${RUNS} runs started in ${startSeconds.toFixed(1)} s, ${allWaiting ? 'all' : `only ${waitingRuns}`} waiting on the model at once, ` +
       `${completed} completed; model answers after ${DELAY_MS} ms; CPU measured over ${waitSeconds.toFixed(1)} s of waiting\n`,
   );
+  for (const [reason, count] of notCompleted) process.stdout.write(`  not completed, ${count} run(s): ${reason}\n`);
   process.stdout.write(`  RSS idle: runs-service ${idle.runs.toFixed(0)} MB, runtime ${idle.runtime.toFixed(0)} MB; while waiting: ${waitingMemory.runs.toFixed(0)} MB, ${waitingMemory.runtime.toFixed(0)} MB\n`);
   if (used) process.stdout.write(`  CPU seconds while waiting: ${Object.entries(used).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}\n`);
   report('runtime-capacity', [
     { metric: `runs executing at once (of ${RUNS})`, value: waitingRuns, unit: 'runs' },
+    { metric: 'runs completed', value: completed, unit: 'runs' },
     { metric: 'runs-service RSS, most seen', value: Math.round(memory.runs), unit: 'MB', target: '< 300' },
     { metric: 'agent runtime RSS, most seen', value: Math.round(memory.runtime), unit: 'MB', target: '< 400' },
     ...(cpuBoth === undefined ? [] : [{ metric: 'runs-service + runtime CPU while the runs wait', value: Number(cpuBoth.toFixed(3)), unit: 'cores', target: '< 0.5' }]),
