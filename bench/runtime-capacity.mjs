@@ -7,7 +7,7 @@
 // the model holds all of them to its first answer), and start-to-first-event latency: from POST /runs answered (the run
 // accepted) to the recorded_at of the run's first event from the runtime (its title), p50/p99,
 // besides how long the POST itself took with BENCH_CONCURRENCY of them at once.
-//   BENCH_RUNS (default 1000), BENCH_MODEL_DELAY_MS (default 10000), BENCH_CONCURRENCY starts at once (default 4, as
+//   BENCH_RUNS (default 1000), BENCH_MODEL_DELAY_MS (default 10000), BENCH_AGENTS the runs are spread over (default 1), BENCH_CONCURRENCY starts at once (default 4, as
 // RUN_ACCEPTANCE_POOL_SIZE: one user's starts take its admission lock one at a time, more only queue)
 import { setTimeout as sleep } from 'node:timers/promises';
 import { cpuUsed, processCpu } from './support/cpu.mjs';
@@ -18,6 +18,7 @@ import { api, startSystem } from './support/system.mjs';
 const RUNS = Number(process.env.BENCH_RUNS ?? 1000);
 const DELAY_MS = Number(process.env.BENCH_MODEL_DELAY_MS ?? 10_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
+const AGENTS = Number(process.env.BENCH_AGENTS ?? 1);
 const KEY = `bench-${Date.now()}-key-0123456789`;
 const SECRET = 'bench-runtime-secret-0123456789';
 
@@ -44,8 +45,12 @@ const sampler = setInterval(() => {
 }, 250);
 try {
   const idle = { runs: rssMb(runsPid), runtime: rssMb(runtime.pid) };
-  const agentId = (await api(system.url, KEY, 'POST', '/v1/agents', {})).body.agent.agent_id;
-  await api(system.url, KEY, 'PUT', `/v1/agents/${agentId}/instructions`, { content: 'Answer when you can.', plan_steps: [] });
+  const agents = [];
+  for (let i = 0; i < AGENTS; i++) {
+    const agentId = (await api(system.url, KEY, 'POST', '/v1/agents', {})).body.agent.agent_id;
+    await api(system.url, KEY, 'PUT', `/v1/agents/${agentId}/instructions`, { content: 'Answer when you can.', plan_steps: [] });
+    agents.push(agentId);
+  }
   const sentAt = new Map();
   let next = 0;
   let unavailable = 0;
@@ -54,6 +59,7 @@ try {
     Array.from({ length: CONCURRENCY }, async () => {
       while (next < RUNS) {
         next += 1;
+        const agentId = agents[next % AGENTS];
         const sent = Date.now();
         let res = await api(system.url, KEY, 'POST', `/v1/agents/${agentId}/runs`, { skip_deploy_check: true, user_message: 'go' });
         // A 503 says retry shortly: counted and retried, as a client would.
@@ -63,7 +69,7 @@ try {
           res = await api(system.url, KEY, 'POST', `/v1/agents/${agentId}/runs`, { skip_deploy_check: true, user_message: 'go' });
         }
         if (res.status !== 201) throw new Error(`start answered ${res.status}: ${JSON.stringify(res.body)}`);
-        sentAt.set(res.body.run.run_id, { sent, answered: Date.now() });
+        sentAt.set(res.body.run.run_id, { agentId, sent, answered: Date.now() });
       }
     }),
   );
@@ -81,18 +87,19 @@ try {
   const waitSeconds = (Date.now() - allWaitingAt) / 1000;
   const used = cpuUsed(before, processCpu(), system);
   const waitingMemory = { runs: rssMb(runsPid), runtime: rssMb(runtime.pid) };
-  for (;;) {
-    const list = await api(system.url, KEY, 'GET', `/v1/agents/${agentId}/runs?page_size=1&filter_status=in_progress`);
-    process.stderr.write(`\r  runs in progress: ${list.body.total_runs}    `);
-    if (list.body.total_runs === 0) break;
-    await sleep(500);
+  for (const agentId of agents) {
+    for (;;) {
+      const list = await api(system.url, KEY, 'GET', `/v1/agents/${agentId}/runs?page_size=1&filter_status=in_progress`);
+      if (list.body?.total_runs === 0) break;
+      await sleep(500);
+    }
   }
   clearInterval(sampler);
   const latencies = [];
   const startLatencies = [];
   const notCompleted = new Map();
   let completed = 0;
-  for (const [runId, { sent, answered }] of sentAt) {
+  for (const [runId, { agentId, sent, answered }] of sentAt) {
     startLatencies.push(answered - sent);
     const run = (await api(system.url, KEY, 'GET', `/v1/agents/${agentId}/runs/${runId}`)).body.run;
     completed += run.status === 'completed' ? 1 : 0;
