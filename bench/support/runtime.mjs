@@ -12,7 +12,9 @@ const { NODE_FLAGS, RUNTIME_APP, entry, ensureBuilt } = require('../../scripts/a
 /** Starts the compiled runtime on `port` and waits for its /readyz. */
 export async function startRuntime({ port, env = {} }) {
   ensureBuilt();
-  const child = spawn(process.execPath, [...NODE_FLAGS, entry(RUNTIME_APP)], {
+  // BENCH_CPU_PROF, as for the other apps (support/system.mjs).
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}/${RUNTIME_APP}`] : [];
+  const child = spawn(process.execPath, [...NODE_FLAGS, ...profile, entry(RUNTIME_APP)], {
     env: { ...process.env, LOG_LEVEL: 'warn', PORT: String(port), ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
