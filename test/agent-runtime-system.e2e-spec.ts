@@ -2,14 +2,21 @@ import { Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { startAgentRuntime } from '../apps/agent-runtime/src/agent-runtime.app';
+import { Webhook } from 'standardwebhooks';
 import { eventually } from './support/eventually';
 import { FakeModelServer } from './support/fake-model-server';
+import { FixtureMcpServer } from './support/fixture-mcp-server';
 import { http } from './support/http';
+import { ModelAgents } from './support/model-agents';
+import { RecordingProxy } from './support/recording-proxy';
+import { SseStream } from './support/sse';
 import { TestSystem } from './support/test-system';
+import { freshUser } from './support/test-users';
 
 const KEY = 'agent-runtime-system-key-0123456789';
 const SECRET = 'agent-runtime-system-secret-0123';
 const MODEL_API_KEY = 'sk-system-model-key-0123456789';
+const MCP_TOKEN = 'Bearer mcp-system-token-0123456789';
 
 /** The whole system with runs-service dispatching to apps/agent-runtime, which talks to a scripted model. */
 describe('runs executed by the agent runtime app, through the API', () => {
@@ -17,12 +24,22 @@ describe('runs executed by the agent runtime app, through the API', () => {
   let runtime: NestFastifyApplication;
   let system: TestSystem;
   let base: string;
+  let agents: ModelAgents;
   let page: Server;
   let pageUrl: string;
+  let mcp: FixtureMcpServer;
+  let dispatches: RecordingProxy;
+  /** Answers of the page server held until the test lets them go, by path. */
+  const held = new Map<string, () => void>();
 
   beforeAll(async () => {
     fake = await FakeModelServer.start();
-    page = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('Today: sunny, 21 degrees.'));
+    page = createServer((req, res) => {
+      const answer = () => res.writeHead(200, { 'content-type': 'text/plain' }).end('Today: sunny, 21 degrees.');
+      if (req.url?.startsWith('/held/')) held.set(req.url, answer);
+      else answer();
+    });
+    mcp = await FixtureMcpServer.start(MCP_TOKEN);
     await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
     pageUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}/weather`;
     runtime = await startAgentRuntime({
@@ -33,27 +50,26 @@ describe('runs executed by the agent runtime app, through the API', () => {
       MODEL_API_KEY,
       AGENT_RUNTIME_SECRET: SECRET,
       HTTP_TOOL_ALLOW_PRIVATE_NETWORKS: 'true',
+      MCP_SERVERS: JSON.stringify({ fixture: { url: mcp.url, headers: { authorization: MCP_TOKEN } } }),
     });
-    const runtimeUrl = `http://127.0.0.1:${(runtime.getHttpServer().address() as AddressInfo).port}`;
-    system = await TestSystem.start({ bootstrapApiKey: KEY, runsEnv: { AGENT_RUNTIME_URL: runtimeUrl, AGENT_RUNTIME_SECRET: SECRET, RUN_TIMEOUT_MS: '20000' } });
+    // runs-service dispatches through a proxy that keeps every dispatch, to look for secrets in them.
+    dispatches = await RecordingProxy.start(`http://127.0.0.1:${(runtime.getHttpServer().address() as AddressInfo).port}`);
+    system = await TestSystem.start({ bootstrapApiKey: KEY, runsEnv: { AGENT_RUNTIME_URL: dispatches.url, AGENT_RUNTIME_SECRET: SECRET, RUN_TIMEOUT_MS: '20000' } });
     base = system.url();
+    agents = new ModelAgents(base, KEY, fake);
   });
 
   afterAll(async () => {
     await system?.stop();
+    await dispatches?.close();
     await runtime?.close();
+    await mcp?.close();
     await fake?.close();
     await new Promise((resolve) => page?.close(resolve));
   });
 
-  async function runToEnd(agentId: string, body: object): Promise<{ run: any; events: Record<string, any>[] }> {
-    const started = await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body });
-    expect(started.status).toBe(201);
-    const runId = started.body.run.run_id;
-    const run = await eventually(`run ${runId} to finish`, async () => (await http(base, 'GET', `/v1/agents/${agentId}/runs/${runId}`, { key: KEY })).body.run, (r) => r.is_finished === true);
-    const events = (await http(base, 'GET', `/v1/agents/${agentId}/runs/${runId}/events`, { key: KEY })).body.events.map((e: { event: object }) => e.event);
-    return { run, events };
-  }
+  const runToEnd = (agentId: string, body: object) => agents.runToEnd(agentId, body);
+  const deployedAgent = (label: string, content: string, plan_steps: object[] = []) => agents.deployed(label, content, plan_steps);
 
   it('a build run writes the agent, then a run executes its plan with http_request; every line is a recorded event', async () => {
     const agentId = (await http(base, 'POST', '/v1/agents', { key: KEY, body: {} })).body.agent.agent_id as string;
@@ -114,6 +130,150 @@ describe('runs executed by the agent runtime app, through the API', () => {
       expect(JSON.stringify(events)).not.toContain(MODEL_API_KEY);
       expect(JSON.stringify(events)).not.toContain(SECRET);
     }
+  });
+
+  const kindsOf = (events: Record<string, unknown>[]) => events.map((event) => Object.keys(event)[0]);
+
+  it('a run executes a two-tool plan (an MCP tool, then http_request): its steps arrive over SSE while it runs', async () => {
+    const heldUrl = `${pageUrl.replace('/weather', '')}/held/forecast`;
+    const marker = '[two-tools]';
+    const agentId = await deployedAgent('two tools', `${marker} Look the city up, then read ${heldUrl}.`, [
+      { title: 'Look the city up', description: 'fixture lookup', tools: ['fixture.lookup'] },
+      { title: 'Read the forecast', description: `GET ${heldUrl}`, tools: ['http_request'] },
+    ]);
+    fake.script(
+      marker,
+      { toolCalls: [{ name: 'fixture__lookup', arguments: { key: 'city' } }] },
+      { toolCalls: [{ name: 'http_request', arguments: { method: 'GET', url: heldUrl } }] },
+      { text: 'Sunny in the city.' },
+    );
+    const started = await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body: { user_message: 'forecast please' } });
+    expect(started.status).toBe(201);
+    const runId = started.body.run.run_id as string;
+    const stream = await SseStream.open(`${base}/v1/agents/${agentId}/runs/${runId}/events/stream`, { 'x-api-key': KEY });
+    expect(stream.status).toBe(200);
+    // The forecast page holds its answer: everything up to the http_request call must have arrived live.
+    await stream.until('the http_request call, live', (s) => s.runEvents.some((e) => 'tool_call' in e.data.event && (e.data.event.tool_call as any).tool === 'http_request'));
+    const live = stream.runEvents.map((e) => e.data.event);
+    expect(kindsOf(live)).toEqual(['started', 'title', 'step', 'tool_call', 'tool_result', 'usage', 'step', 'tool_call']);
+    expect(live[3]).toEqual({ tool_call: { call_id: expect.any(String), tool: 'fixture.lookup', input: { key: 'city' } } });
+    expect(live[4].tool_result).toMatchObject({ tool: 'fixture.lookup', output: 'value of city', is_error: false });
+    expect(stream.finished).toBe(false);
+    expect((await http(base, 'GET', `/v1/agents/${agentId}/runs/${runId}`, { key: KEY })).body.run.is_finished).toBe(false);
+
+    await eventually('the held request', () => held.get('/held/forecast'), Boolean);
+    held.get('/held/forecast')!();
+    await stream.until('the end of the stream', (s) => s.finished);
+    stream.close();
+    const all = stream.runEvents.map((e) => e.data.event);
+    expect(kindsOf(all)).toEqual([
+      'started', 'title', 'step', 'tool_call', 'tool_result', 'usage', 'step', 'tool_call', 'tool_result', 'usage', 'step', 'message', 'usage', 'completed',
+    ]);
+    const run = (await http(base, 'GET', `/v1/agents/${agentId}/runs/${runId}`, { key: KEY })).body.run;
+    expect(run).toMatchObject({ status: 'completed', step_count: 3, usage: { model_calls: 3 } });
+    const summary = findRunSummary((await http(base, 'GET', `/v1/agents/${agentId}/runs`, { key: KEY })).body, runId);
+    expect(summary).toMatchObject({ summary: 'Sunny in the city.', total_action_count: 2 });
+    expect((summary!.tool_icons as Array<{ icon: string }>).map((icon) => icon.icon).sort()).toEqual(['globe', 'plug']);
+  });
+
+  it('a scheduled run is told its fire time (scheduled_for), by a backfill', async () => {
+    const marker = '[scheduled]';
+    const agentId = await deployedAgent('scheduled', `${marker} Say the time you were scheduled for.`);
+    fake.script(marker, { text: 'Done on time.' });
+    expect((await http(base, 'PUT', `/v1/agents/${agentId}/schedule`, { key: KEY, body: { cron: '0 0 * * * ? *' } })).status).toBe(200);
+    const now = new Date();
+    const backfill = await http(base, 'POST', `/v1/agents/${agentId}/schedule/backfill`, {
+      key: KEY,
+      body: { from: new Date(now.getTime() - 3_600_000).toISOString(), to: now.toISOString() },
+    });
+    expect(backfill.status).toBe(202);
+    expect(backfill.body.runs).toHaveLength(1);
+    const { fire_time: fireTime, run_id: runId } = backfill.body.runs[0];
+    await eventually('the scheduled run to finish', async () => (await http(base, 'GET', `/v1/agents/${agentId}/runs/${runId}`, { key: KEY })).body.run, (r) => r.is_finished);
+    const dispatch = dispatches.requests.filter((request) => request.method === 'POST').map((request) => JSON.parse(request.body)).find((body) => body.run_id === runId);
+    expect(dispatch).toMatchObject({ protocol_version: 2, scheduled_for: fireTime, trigger_kind: 'schedule' });
+    const asked = fake.requestsFor(marker).map((request) => JSON.stringify(request.body.messages));
+    expect(asked.some((text) => text.includes(`fired for ${fireTime}`))).toBe(true);
+    const events = (await http(base, 'GET', `/v1/agents/${agentId}/runs/${runId}/events`, { key: KEY })).body.events.map((e: { event: object }) => e.event);
+    expect(events[1]).toEqual({ title: { title: `Scheduled run for ${fireTime}` } });
+  });
+
+  it('a run started by an inbound webhook trigger gets its payload; no secret is in any dispatch, event or model request', async () => {
+    const marker = '[triggered]';
+    const agentId = await deployedAgent('triggered', `${marker} Handle the order you are given.`);
+    fake.script(marker, { text: 'Order handled.' });
+    const created = await http(base, 'POST', `/v1/agents/${agentId}/triggers`, { key: KEY, body: { kind: 'webhook', verification: 'standard_webhooks' } });
+    expect(created.status).toBe(201);
+    const { url, secret } = created.body as { url: string; secret: string };
+    const token = url.split('/').at(-1)!;
+    const body = JSON.stringify({ order: 'ord-7781', total: '19.90' });
+    const at = new Date();
+    const signature = new Webhook(secret).sign('msg_system_1', at, body);
+    const called = await http(base, 'POST', new URL(url).pathname, {
+      rawBody: body,
+      headers: { 'content-type': 'application/json', 'webhook-id': 'msg_system_1', 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature },
+    });
+    expect(called.status).toBe(202);
+    const runId = called.body.run_id as string;
+    const run = await eventually('the triggered run to finish', async () => (await http(base, 'GET', `/v1/agents/${agentId}/runs/${runId}`, { key: KEY })).body.run, (r) => r.is_finished);
+    expect(run.status).toBe('completed');
+    const dispatch = JSON.parse(dispatches.requests.find((request) => request.body.includes(runId))!.body);
+    expect(dispatch.trigger).toMatchObject({ kind: 'webhook', payload: { order: 'ord-7781', total: '19.90' } });
+    const asked = JSON.stringify(fake.requestsFor(marker).map((request) => request.body.messages));
+    expect(asked).toContain('ord-7781');
+    expect(asked).toContain('started by a webhook trigger');
+
+    // Every dispatch, every event of every run of this file so far and every model request.
+    const events: unknown[] = [];
+    for (const agent of (await http(base, 'GET', '/v1/agents', { key: KEY })).body.agents as Array<{ agent_id: string }>) {
+      for (const listed of (await http(base, 'GET', `/v1/agents/${agent.agent_id}/runs?page_size=100`, { key: KEY })).body.runs as Array<{ run_id: string }>) {
+        events.push((await http(base, 'GET', `/v1/agents/${agent.agent_id}/runs/${listed.run_id}/events`, { key: KEY })).body);
+      }
+    }
+    const seen = {
+      dispatches: JSON.stringify(dispatches.requests.map((request) => request.body)),
+      events: JSON.stringify(events),
+      model: JSON.stringify(fake.requests.map((request) => request.body)),
+    };
+    expect(dispatches.requests.length).toBeGreaterThan(4);
+    expect(events.length).toBeGreaterThan(4);
+    for (const [where, text] of Object.entries(seen)) {
+      for (const secretValue of [MODEL_API_KEY, SECRET, MCP_TOKEN, secret, secret.slice('whsec_'.length), signature, token]) {
+        expect({ where, leaked: text.includes(secretValue) }).toEqual({ where, leaked: false });
+      }
+    }
+    // The model key goes to the model, and only in its authorization header.
+    expect(fake.requests[0].headers.authorization).toBe(`Bearer ${MODEL_API_KEY}`);
+  });
+
+  it('GET /v1/tools lists http_request, ask_user and the MCP server\'s tools with their icons', async () => {
+    const res = await http(base, 'GET', '/v1/tools', { key: KEY });
+    expect(res.status).toBe(200);
+    const byName = Object.fromEntries((res.body.tools as Array<{ name: string; icon: string; server: string | null }>).map((tool) => [tool.name, tool]));
+    expect(Object.keys(byName).sort()).toEqual(['ask_user', 'fixture.broken', 'fixture.lookup', 'http_request']);
+    expect(byName.http_request).toMatchObject({ icon: 'globe', server: null });
+    expect(byName.ask_user).toMatchObject({ icon: 'message-circle-question', server: null });
+    expect(byName['fixture.lookup']).toMatchObject({ icon: 'plug', server: 'fixture' });
+  });
+
+  it('a second user can neither see nor cancel the first one\'s run', async () => {
+    const marker = '[private]';
+    const agentId = await deployedAgent('private', `${marker} Wait for the model.`);
+    fake.script(marker, { hang: true });
+    const started = await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body: {} });
+    expect(started).toMatchObject({ status: 201 });
+    const runId = started.body.run.run_id as string;
+    await eventually('the model call', () => fake.requestsFor(marker).length, (n) => n > 0);
+    const mallory = await freshUser(system, 'mallory');
+    const path = `/v1/agents/${agentId}/runs/${runId}`;
+    for (const [method, suffix] of [['GET', ''], ['GET', '/events'], ['GET', '/events/stream'], ['POST', '/cancel']] as const) {
+      const res = await http(base, method, path + suffix, { key: mallory.key, ...(method === 'POST' ? { body: {} } : {}) });
+      expect({ call: `${method} ${suffix}`, status: res.status }).toEqual({ call: `${method} ${suffix}`, status: 404 });
+    }
+    expect((await http(base, 'GET', `/v1/agents/${agentId}/runs`, { key: mallory.key })).status).toBe(404);
+    expect((await http(base, 'GET', path, { key: KEY })).body.run).toMatchObject({ status: 'in_progress', is_finished: false });
+    expect((await http(base, 'POST', `${path}/cancel`, { key: KEY, body: {} })).status).toBe(200);
+    await eventually('the run stopped', async () => (await http(base, 'GET', path, { key: KEY })).body.run.status, (status) => status === 'stopped', 2000);
   });
 });
 

@@ -55,7 +55,7 @@ export class RunExecutor implements OnApplicationShutdown {
         },
       },
     };
-    const deadline = setTimeout(() => controller.abort(deadlineStop(dispatch.deadline_at)), Math.max(0, Date.parse(dispatch.deadline_at) - Date.now()));
+    const deadline = setTimeout(() => controller.abort(deadlineStop(dispatch.deadline_at)), timeBeforeDeadline(dispatch.deadline_at));
     try {
       await (dispatch.run_mode === 'build' ? executeBuildRun(run) : executeToolRun(run));
     } catch (error) {
@@ -77,4 +77,13 @@ export class RunExecutor implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     await this.dispatcher.close();
   }
+}
+
+/**
+ * How long until the run is stopped for its deadline: a moment before deadline_at (a tenth of the time
+ * left, at most 1 s), because runs-service gives up at deadline_at and its own reason would be recorded instead.
+ */
+export function timeBeforeDeadline(deadlineAt: string, now = Date.now()): number {
+  const left = Math.max(0, Date.parse(deadlineAt) - now);
+  return left - Math.min(1000, left / 10);
 }
