@@ -2,7 +2,7 @@ import { ResourceNotFoundError } from '@aas/problem-details';
 import { randomUUID } from 'node:crypto';
 import { FakeAgentStore } from '../agents/agent.store.fake';
 import { InMemoryDatabase } from '../database/in-memory-database.fake';
-import { InstructionsEntity } from '../instructions/instructions.entity';
+import { InstructionsEntity } from '../database/instructions.entity';
 import { AgentContextHandlers } from './agent-context.handlers';
 import { FakeAgentRunsStore } from './agent-runs.store.fake';
 

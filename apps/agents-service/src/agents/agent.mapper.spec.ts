@@ -1,4 +1,4 @@
-import { AgentEntity } from './agent.entity';
+import { AgentEntity } from '../database/agent.entity';
 import { toAgentDto } from './agent.mapper';
 import { newAgentDefaults } from './agent.store.fake';
 

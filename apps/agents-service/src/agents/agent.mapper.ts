@@ -1,5 +1,5 @@
 import { AgentDto } from '@aas/contracts';
-import { AgentEntity } from './agent.entity';
+import { AgentEntity } from '../database/agent.entity';
 
 /** The spec's Agent: nullable fields are present as null; deployed_at only once deployed. */
 export function toAgentDto(agent: AgentEntity): AgentDto {

@@ -1,6 +1,6 @@
 import { AgentDeletedEvent, EventNames } from '@aas/contracts';
 import { AgentRow, InMemoryDatabase } from '../database/in-memory-database.fake';
-import { AgentEntity } from './agent.entity';
+import { AgentEntity } from '../database/agent.entity';
 import { AgentPageQuery, AgentStore, DeletedAgent, NewAgent } from './agent.store';
 import { RowRead, Transaction } from '@aas/platform';
 

@@ -1,5 +1,5 @@
 import { AgentDeletedEvent } from '@aas/contracts';
-import { AgentEntity } from './agent.entity';
+import { AgentEntity } from '../database/agent.entity';
 import { RowRead, Transaction } from '@aas/platform';
 
 export type NewAgent = Pick<AgentEntity, 'id' | 'userId' | 'workspaceId' | 'ownerUserId' | 'isSubagent' | 'derivedFromAgentId'>;

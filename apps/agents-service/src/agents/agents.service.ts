@@ -16,7 +16,7 @@ import { USER_QUOTAS, UserQuotas } from '../quotas/user-quotas';
 import { defaultWorkspaceOf } from '../workspaces/default-workspace';
 import { WorkspaceStore } from '../workspaces/workspace.store';
 import { decodeAgentCursor, encodeAgentCursor } from './agent-cursor';
-import { AgentEntity } from './agent.entity';
+import { AgentEntity } from '../database/agent.entity';
 import { toAgentDto } from './agent.mapper';
 import { removeAgents } from './agent-removal';
 import { AgentStore } from './agent.store';

@@ -4,7 +4,7 @@ import { AgentDeletedEvent, EventNames } from '@aas/contracts';
 import { entityFromRow, managerOf, PreparedEntityQuery, recordEvents, RowRead, Transaction } from '@aas/platform';
 import DataLoader from 'dataloader';
 import { DataSource } from 'typeorm';
-import { AgentEntity } from './agent.entity';
+import { AgentEntity } from '../database/agent.entity';
 import { AgentPageQuery, AgentStore, DeletedAgent, NewAgent } from './agent.store';
 
 /** Agents read by one statement at most: a bound on the statement's array. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { InMemoryDatabase } from '../database/in-memory-database.fake';
-import { ApiKeyEntity } from './api-key.entity';
+import { ApiKeyEntity } from '../database/api-key.entity';
 import { ApiKeyStore, NewApiKey } from './api-key.store';
 import { Transaction } from '@aas/platform';
 

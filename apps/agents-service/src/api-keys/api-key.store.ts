@@ -1,4 +1,4 @@
-import { ApiKeyEntity } from './api-key.entity';
+import { ApiKeyEntity } from '../database/api-key.entity';
 import { Transaction } from '@aas/platform';
 
 export interface NewApiKey {

@@ -10,7 +10,7 @@ import {
 import { ResourceNotFoundError, UnauthorizedError } from '@aas/problem-details';
 import { isUuid } from '../common/is-uuid';
 import { USER_QUOTAS, UserQuotas } from '../quotas/user-quotas';
-import { ApiKeyEntity } from './api-key.entity';
+import { ApiKeyEntity } from '../database/api-key.entity';
 import { ApiKeyStore } from './api-key.store';
 import { KeyRevocationRegistry } from './key-revocation.registry';
 import { Transactions } from '@aas/platform';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { entityFromRow, managerOf, Transaction } from '@aas/platform';
 import { DataSource } from 'typeorm';
-import { ApiKeyEntity } from './api-key.entity';
+import { ApiKeyEntity } from '../database/api-key.entity';
 import { ApiKeyStore, NewApiKey } from './api-key.store';
 
 /** The API key store on PostgreSQL, in raw SQL: the verification on every uncached request is one light query. */

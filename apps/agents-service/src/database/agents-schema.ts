@@ -1,10 +1,10 @@
 import { OutboxEventEntity, OutboxRequestId1763910000000, SchemaDefinition } from '@aas/platform';
-import { AgentEntity } from '../agents/agent.entity';
-import { ApiKeyEntity } from '../api-keys/api-key.entity';
-import { InstructionVersionEntity } from '../instructions/instruction-version.entity';
-import { InstructionsEntity } from '../instructions/instructions.entity';
-import { UserEntity } from '../users/user.entity';
-import { WorkspaceEntity } from '../workspaces/workspace.entity';
+import { AgentEntity } from './agent.entity';
+import { ApiKeyEntity } from './api-key.entity';
+import { InstructionVersionEntity } from './instruction-version.entity';
+import { InstructionsEntity } from './instructions.entity';
+import { UserEntity } from './user.entity';
+import { WorkspaceEntity } from './workspace.entity';
 import { CreateUsersAndApiKeys1763840000000 } from './migrations/1763840000000-create-users-and-api-keys';
 import { CreateCatalogue1763850000000 } from './migrations/1763850000000-create-catalogue';
 import { TrackRunProgress1763860000000 } from './migrations/1763860000000-track-run-progress';

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { AgentEntity } from '../agents/agent.entity';
-import { ApiKeyEntity } from '../api-keys/api-key.entity';
-import { InstructionVersionEntity } from '../instructions/instruction-version.entity';
-import { InstructionsEntity } from '../instructions/instructions.entity';
-import { WorkspaceEntity } from '../workspaces/workspace.entity';
+import { AgentEntity } from './agent.entity';
+import { ApiKeyEntity } from './api-key.entity';
+import { InstructionVersionEntity } from './instruction-version.entity';
+import { InstructionsEntity } from './instructions.entity';
+import { WorkspaceEntity } from './workspace.entity';
 import { InMemoryTables } from '@aas/platform';
 
 export interface UserRow {

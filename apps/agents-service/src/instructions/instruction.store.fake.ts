@@ -1,7 +1,7 @@
 import { InMemoryDatabase } from '../database/in-memory-database.fake';
-import { InstructionVersionEntity } from './instruction-version.entity';
+import { InstructionVersionEntity } from '../database/instruction-version.entity';
 import { InstructionStore, ListedInstructionVersion, NewInstructionVersion } from './instruction.store';
-import { InstructionsEntity } from './instructions.entity';
+import { InstructionsEntity } from '../database/instructions.entity';
 import { Transaction } from '@aas/platform';
 
 export class FakeInstructionStore implements InstructionStore {

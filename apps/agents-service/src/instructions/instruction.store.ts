@@ -1,5 +1,5 @@
-import { InstructionVersionEntity } from './instruction-version.entity';
-import { InstructionsEntity } from './instructions.entity';
+import { InstructionVersionEntity } from '../database/instruction-version.entity';
+import { InstructionsEntity } from '../database/instructions.entity';
 import { Transaction } from '@aas/platform';
 
 export type NewInstructionVersion = Omit<InstructionVersionEntity, 'id'>;

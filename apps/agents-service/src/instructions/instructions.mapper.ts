@@ -1,5 +1,5 @@
 import { InstructionVersion, InstructionsSummary } from '@aas/contracts';
-import { InstructionsEntity } from './instructions.entity';
+import { InstructionsEntity } from '../database/instructions.entity';
 import { ListedInstructionVersion } from './instruction.store';
 
 /** Content lives in PostgreSQL; the storage key names the version it came from. */

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { InstructionVersionEntity } from './instruction-version.entity';
-import { InstructionsEntity } from './instructions.entity';
+import { InstructionVersionEntity } from '../database/instruction-version.entity';
+import { InstructionsEntity } from '../database/instructions.entity';
 import { InstructionStore, ListedInstructionVersion, NewInstructionVersion } from './instruction.store';
 import { managerOf, Transaction } from '@aas/platform';
 

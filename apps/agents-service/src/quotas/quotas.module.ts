@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
-import { StoresModule } from '../stores.module';
+import { DatabaseModule } from '../database/database.module';
+import { PostgresUserQuotaStore } from './postgres-user-quota.store';
+import { UserQuotaStore } from './user-quota.store';
 import { UserQuotas } from './user-quotas';
 
 @Module({
-  imports: [StoresModule],
-  providers: [UserQuotas],
+  imports: [DatabaseModule],
+  providers: [UserQuotas, { provide: UserQuotaStore, useClass: PostgresUserQuotaStore }],
   exports: [UserQuotas],
 })
 export class QuotasModule {}

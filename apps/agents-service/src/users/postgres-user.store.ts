@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { UserEntity } from './user.entity';
+import { UserEntity } from '../database/user.entity';
 import { UserStore } from './user.store';
 
 /** The user store on PostgreSQL, through TypeORM's entity API. */

@@ -1,5 +1,5 @@
 import { InMemoryDatabase, UserRow } from '../database/in-memory-database.fake';
-import { UserEntity } from './user.entity';
+import { UserEntity } from '../database/user.entity';
 import { UserStore } from './user.store';
 
 export class FakeUserStore implements UserStore {

@@ -1,4 +1,4 @@
-import { UserEntity } from './user.entity';
+import { UserEntity } from '../database/user.entity';
 
 /**
  * The `users` table as identity sees it: a user by id or email (postgres-user.store.ts; the console passwords

@@ -1,12 +1,16 @@
 import { Module } from '@nestjs/common';
-import { StoresModule } from '../stores.module';
+import { DatabaseModule } from '../database/database.module';
 import { IdentityHandlers } from './identity.handlers';
+import { PostgresUserStore } from './postgres-user.store';
+import { UserStore } from './user.store';
 import { UsersService } from './users.service';
 
+const STORE = { provide: UserStore, useClass: PostgresUserStore };
+
 @Module({
-  imports: [StoresModule],
+  imports: [DatabaseModule],
   controllers: [IdentityHandlers],
-  providers: [UsersService],
-  exports: [UsersService],
+  providers: [UsersService, STORE],
+  exports: [UsersService, STORE],
 })
 export class UsersModule {}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { MeResponse } from '@aas/contracts';
 import { ConflictError, ResourceNotFoundError } from '@aas/problem-details';
-import { UserEntity } from './user.entity';
+import { UserEntity } from '../database/user.entity';
 import { UserStore } from './user.store';
 
 @Injectable()

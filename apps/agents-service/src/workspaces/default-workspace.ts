@@ -1,4 +1,4 @@
-import { WorkspaceEntity } from './workspace.entity';
+import { WorkspaceEntity } from '../database/workspace.entity';
 import { WorkspaceStore } from './workspace.store';
 import { Transaction } from '@aas/platform';
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { WorkspaceEntity } from './workspace.entity';
+import { WorkspaceEntity } from '../database/workspace.entity';
 import { NewWorkspace, WorkspaceStore } from './workspace.store';
 import { managerOf, RowRead, Transaction } from '@aas/platform';
 

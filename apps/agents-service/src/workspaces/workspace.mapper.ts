@@ -1,5 +1,5 @@
 import { WorkspaceDto } from '@aas/contracts';
-import { WorkspaceEntity } from './workspace.entity';
+import { WorkspaceEntity } from '../database/workspace.entity';
 
 export function toWorkspaceDto(workspace: WorkspaceEntity, agentCount: number): WorkspaceDto {
   return {

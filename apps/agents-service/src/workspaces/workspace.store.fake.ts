@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { InMemoryDatabase } from '../database/in-memory-database.fake';
-import { WorkspaceEntity } from './workspace.entity';
+import { WorkspaceEntity } from '../database/workspace.entity';
 import { NewWorkspace, WorkspaceStore } from './workspace.store';
 import { RowRead, Transaction } from '@aas/platform';
 

@@ -1,4 +1,4 @@
-import { WorkspaceEntity } from './workspace.entity';
+import { WorkspaceEntity } from '../database/workspace.entity';
 import { RowRead, Transaction } from '@aas/platform';
 
 export type NewWorkspace = Pick<WorkspaceEntity, 'userId' | 'name' | 'iconConfig' | 'position' | 'isDefault' | 'createdAt' | 'updatedAt'>;

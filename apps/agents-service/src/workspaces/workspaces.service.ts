@@ -9,7 +9,7 @@ import { isUuid } from '../common/is-uuid';
 import { USER_QUOTAS, UserQuotas } from '../quotas/user-quotas';
 import { defaultWorkspaceOf } from './default-workspace';
 import { reorderPositions } from './workspace-order';
-import { WorkspaceEntity } from './workspace.entity';
+import { WorkspaceEntity } from '../database/workspace.entity';
 import { toWorkspaceDto } from './workspace.mapper';
 import { WorkspaceStore } from './workspace.store';
 
