@@ -43,6 +43,9 @@ module.exports = {
     {
       ...shared,
       displayName: 'integration',
+      // One template database per run, migrated once and copied for each test file (test/support/template-database.ts).
+      globalSetup: '<rootDir>/test/support/jest-global-setup.js',
+      globalTeardown: '<rootDir>/test/support/jest-global-teardown.js',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/{apps,libs}/**/*.int-spec.ts'],
     },
   ],
