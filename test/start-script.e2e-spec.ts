@@ -1,8 +1,7 @@
+import { ensureBuiltOnce } from './support/built-apps';
 import { eventually } from './support/eventually';
 import { Installation, freePortRun, isAlive, killGroup } from './support/installation';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { ensureBuilt } = require('../scripts/apps.js') as { ensureBuilt(): void };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { supervise } = require('../scripts/supervise.js') as {
   supervise(
@@ -24,7 +23,7 @@ describe('npm start', () => {
     let second: Installation;
 
     beforeAll(async () => {
-      ensureBuilt();
+      await ensureBuiltOnce();
       const port = await freePortRun();
       first = Installation.start('npm', port);
       second = Installation.start('node', await freePortRun([port]));

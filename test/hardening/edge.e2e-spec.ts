@@ -1,14 +1,16 @@
+/** @run-alone it bounds another tenant's latency under attack: a test file running beside it would skew that latency. */
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { AddressInfo, Socket, connect, createServer } from 'node:net';
+import { ensureBuiltOnce } from '../support/built-apps';
 import { parsePrometheusText, samplesOf } from '../support/prometheus-text';
 import { SseStream } from '../support/sse';
 import { TestSystem } from '../support/test-system';
 import { expectVictimUnharmed, victimUnderAttack } from '../support/victim-latency';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { entry, ensureBuilt } = require('../../scripts/apps.js') as { entry(app: string): string; ensureBuilt(): void };
+const { entry } = require('../../scripts/apps.js') as { entry(app: string): string };
 
 /**
  * The gateway's edge (issue #24, items 5, 8 and 9): slow headers and bodies are cut off at their
@@ -209,7 +211,7 @@ describe('the gateway edge', () => {
   }
 
   describe('the compiled gateway as it runs in production', () => {
-    beforeAll(() => ensureBuilt());
+    beforeAll(() => ensureBuiltOnce());
 
     it('refuses to start without PUBLIC_BASE_URL', async () => {
       const { PUBLIC_BASE_URL: _omitted, ...env } = system.baseEnv();

@@ -1,14 +1,11 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { ensureBuiltOnce } from './built-apps';
 import { freePort } from './free-port';
 import { IsolatedInfra, isolatedInfra } from './isolated-infra';
 import { TEST_WEBHOOK_SECRET_KEY } from './test-system';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { entry, ensureBuilt, SCHEMA_OWNERS } = require('../../scripts/apps.js') as {
-  entry(app: string): string;
-  ensureBuilt(): void;
-  SCHEMA_OWNERS: string[];
-};
+const { entry, SCHEMA_OWNERS } = require('../../scripts/apps.js') as { entry(app: string): string; SCHEMA_OWNERS: string[] };
 
 export type AppName = 'api-gateway' | 'agents-service' | 'runs-service' | 'scheduler-service' | 'webhook-delivery';
 type Env = Record<string, string>;
@@ -53,7 +50,7 @@ export class ProcessSystem {
   ) {}
 
   static async start(options: ProcessSystemOptions = {}): Promise<ProcessSystem> {
-    ensureBuilt();
+    await ensureBuiltOnce();
     const system = new ProcessSystem(isolatedInfra(), options);
     try {
       system.migrate();
