@@ -1,4 +1,4 @@
-import { ensureBuiltOnce } from './support/built-apps';
+import { BUILD_TIMEOUT_MS, ensureBuiltOnce } from './support/built-apps';
 import { eventually } from './support/eventually';
 import { Installation, freePortRun, isAlive, killGroup } from './support/installation';
 
@@ -22,8 +22,8 @@ describe('npm start', () => {
     let first: Installation;
     let second: Installation;
 
+    beforeAll(() => ensureBuiltOnce(), BUILD_TIMEOUT_MS);
     beforeAll(async () => {
-      await ensureBuiltOnce();
       const port = await freePortRun();
       first = Installation.start('npm', port);
       second = Installation.start('node', await freePortRun([port]));

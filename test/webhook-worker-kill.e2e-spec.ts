@@ -2,12 +2,13 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { createServer, IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
+import { BUILD_TIMEOUT_MS, ensureBuiltOnce } from './support/built-apps';
 import { http } from './support/http';
 import { TestSystem } from './support/test-system';
 import { eventually } from './support/eventually';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { entry, ensureBuilt } = require('../scripts/apps.js') as { entry(app: string): string; ensureBuilt(): void };
+const { entry } = require('../scripts/apps.js') as { entry(app: string): string };
 
 const KEY = 'worker-kill-bootstrap-key-0123456';
 
@@ -24,8 +25,8 @@ describe('A webhook worker killed mid-delivery', () => {
   const held: ServerResponse[] = [];
   const workers: ChildProcess[] = [];
 
+  beforeAll(() => ensureBuiltOnce(), BUILD_TIMEOUT_MS);
   beforeAll(async () => {
-    ensureBuilt();
     receiver = createServer((req, res) => {
       let body = '';
       req.on('data', (c) => (body += c));

@@ -3,7 +3,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { AddressInfo, Socket, connect, createServer } from 'node:net';
-import { ensureBuiltOnce } from '../support/built-apps';
+import { BUILD_TIMEOUT_MS, ensureBuiltOnce } from '../support/built-apps';
 import { parsePrometheusText, samplesOf } from '../support/prometheus-text';
 import { SseStream } from '../support/sse';
 import { TestSystem } from '../support/test-system';
@@ -211,7 +211,7 @@ describe('the gateway edge', () => {
   }
 
   describe('the compiled gateway as it runs in production', () => {
-    beforeAll(() => ensureBuiltOnce());
+    beforeAll(() => ensureBuiltOnce(), BUILD_TIMEOUT_MS);
 
     it('refuses to start without PUBLIC_BASE_URL', async () => {
       const { PUBLIC_BASE_URL: _omitted, ...env } = system.baseEnv();

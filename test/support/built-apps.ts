@@ -4,6 +4,9 @@ import { PG_ADMIN_URL } from './isolated-infra';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { ensureBuilt, root } = require('../../scripts/apps.js') as { ensureBuilt(): void; root: string };
 
+/** For a hook that may build: `npm run build` takes a few minutes on a busy 2-core machine. */
+export const BUILD_TIMEOUT_MS = 300_000;
+
 /**
  * Builds the apps when there is no build (scripts/apps.js), one test file at a time: with two jest
  * workers, two files that need dist/ would otherwise run `npm run build` into it at once.
