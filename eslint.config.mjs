@@ -150,7 +150,7 @@ export default tseslint.config(
     rules: { 'no-console': 'off' },
   },
   {
-    files: ['scripts/**/*.js', 'jest.config.js'],
+    files: ['scripts/**/*.js', 'jest.config.js', 'test/support/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: globals.node },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

@@ -14,7 +14,8 @@ const swcTransform = [
 ];
 
 const shared = {
-  testEnvironment: 'node',
+  // node, under a lock that lets a file marked `@run-alone` run with no other beside it (test/support/jest-environment.js).
+  testEnvironment: '<rootDir>/test/support/jest-environment.js',
   setupFiles: ['reflect-metadata'],
   transform: { '^.+\\.(t|j|mj)s$': swcTransform },
   transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
@@ -34,15 +35,21 @@ const shared = {
 module.exports = {
   // A global option (ignored inside projects): e2e tests wait for runs and schedules to fire.
   testTimeout: 60000,
-  // Test files run one after another in one worker (2 cores: maxWorkers 1), which is replaced once it holds
-  // more than this after a file: otherwise its heap grows past 3 GB over the suite, and major GCs of
-  // 100-150 ms fail the tests that bound event-loop stalls. (Setting it also makes jest use a worker.)
+  // Two files at a time: an in-process test system runs on one event loop, so one worker leaves a core
+  // idle. The files that bound event-loop stalls or latencies say `@run-alone` and run first, one by one
+  // (test/support/jest-sequencer.js). A worker is replaced once it holds more than this after a file:
+  // otherwise its heap grows past 3 GB over the suite, and major GCs of 100-150 ms fail those bounds.
+  maxWorkers: 2,
+  testSequencer: '<rootDir>/test/support/jest-sequencer.js',
   workerIdleMemoryLimit: '1GB',
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
     {
       ...shared,
       displayName: 'integration',
+      // Names this run's template database (migrated once, copied for each file) and its run-alone lock.
+      globalSetup: '<rootDir>/test/support/jest-global-setup.js',
+      globalTeardown: '<rootDir>/test/support/jest-global-teardown.js',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/{apps,libs}/**/*.int-spec.ts'],
     },
   ],

@@ -3,6 +3,7 @@ import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import { http } from './support/http';
 import { TestSystem } from './support/test-system';
+import { eventually } from './support/eventually';
 
 const BOOTSTRAP_KEY = 'agent-deleted-bootstrap-key-0123';
 const CONSUMER_QUEUES = [QueueNames.RunsEvents, QueueNames.SchedulerEvents, QueueNames.WebhooksEvents];
@@ -28,14 +29,6 @@ describe('agent.deleted is published durably to every consuming service', () => 
     return jobs.filter((j) => j.name === 'agent.deleted').map((j) => (j.data as AgentDeletedEvent).agent_id);
   }
 
-  async function eventually(check: () => Promise<boolean>): Promise<void> {
-    const until = Date.now() + 10_000;
-    while (!(await check())) {
-      if (Date.now() > until) throw new Error('condition not met within 10 s');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-
   it('for an agent deleted directly and for each agent of a deleted workspace, once per queue', async () => {
     const single = (await http(system.url(), 'POST', '/v1/agents', { key: BOOTSTRAP_KEY, body: {} })).body.agent.agent_id;
     const workspace = (await http(system.url(), 'POST', '/v1/workspaces', { key: BOOTSTRAP_KEY, body: { name: 'doomed' } })).body
@@ -55,7 +48,7 @@ describe('agent.deleted is published durably to every consuming service', () => 
 
     const expected = [single, ...inWorkspace].sort();
     for (const queue of queues) {
-      await eventually(async () => (await deletedAgentIds(queue)).length >= expected.length);
+      await eventually('an agent.deleted event per agent in the queue', async () => (await deletedAgentIds(queue)).length >= expected.length, Boolean, 10_000);
       const ids = await deletedAgentIds(queue);
       expect(ids.sort()).toEqual(expected);
       expect(ids).not.toContain(survivor);

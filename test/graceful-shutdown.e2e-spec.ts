@@ -1,3 +1,4 @@
+/** @run-alone it counts what a worker sends between SIGTERM and its exit: a test file beside it slows that stop. */
 import { Client } from 'pg';
 import { eventually } from './support/eventually';
 import { http } from './support/http';

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { eventually } from './support/eventually';
 import { expectProblem, http } from './support/http';
 import { SseStream } from './support/sse';
 import { TestRuntime, lines } from './support/test-runtime';
@@ -39,16 +40,6 @@ describe('Runtime protocol version 2: what the control plane records and serves'
   const getAgent = async (agentId: string) => (await http(base, 'GET', `/v1/agents/${agentId}`, { key: KEY })).body.agent;
   const getRun = async (agentId: string, runId: string) => (await http(base, 'GET', `/v1/agents/${agentId}/runs/${runId}`, { key: KEY })).body.run;
 
-  async function waitFor<T>(what: string, read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await read();
-      if (ok(value)) return value;
-      if (Date.now() > until) throw new Error(`timed out waiting for ${what}; last seen: ${JSON.stringify(value)}`);
-      await sleep(50);
-    }
-  }
-
   async function runToEnd(name: string, script: Parameters<TestRuntime['script']>[1], runMode: 'run' | 'build' = 'run') {
     const agentId = await newAgent();
     const start = await http(base, 'POST', `/v1/agents/${agentId}/runs`, {
@@ -57,7 +48,7 @@ describe('Runtime protocol version 2: what the control plane records and serves'
     });
     expect(start.status).toBe(201);
     const runId = start.body.run.run_id as string;
-    const run = await waitFor(`run ${runId} to finish`, () => getRun(agentId, runId), (r) => r.is_finished === true);
+    const run = await eventually(`run ${runId} to finish`, () => getRun(agentId, runId), (r) => r.is_finished === true);
     return { agentId, runId, run };
   }
 
@@ -134,7 +125,7 @@ describe('Runtime protocol version 2: what the control plane records and serves'
       await stream.done;
       expect(stream.runEvents.map((e) => Object.keys(e.data.event)[0])).toContain('tool_call');
       expect(stream.runEvents[4].data.event).toEqual({ tool_call: { call_id: 'c1', tool: 'http_request', input: { method: 'GET', url: 'https://news.example.test/today?x=1' } } });
-      await waitFor('the last chat message', () => getAgent(result.agentId), (a) => a.last_chat_message === 'Posted the digest.');
+      await eventually('the last chat message', () => getAgent(result.agentId), (a) => a.last_chat_message === 'Posted the digest.');
     });
   });
 
@@ -149,7 +140,7 @@ describe('Runtime protocol version 2: what the control plane records and serves'
       'build',
     );
     expect(run.status).toBe('completed');
-    const agent = await waitFor('the agent name', () => getAgent(agentId), (a) => a.agent_name !== null);
+    const agent = await eventually('the agent name', () => getAgent(agentId), (a) => a.agent_name !== null);
     expect(agent.agent_name).toEqual({ name: 'Morning digest', explanation: 'Reads three pages and posts a summary' });
   });
 

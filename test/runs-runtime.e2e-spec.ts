@@ -2,6 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { createHmac } from 'node:crypto';
 import { startRunsService } from '../apps/runs-service/src/runs-service.app';
 import { RunsService } from '../apps/runs-service/src/runs/runs.service';
+import { eventually } from './support/eventually';
 import { http } from './support/http';
 import { Reply, TestRuntime, hang, lines } from './support/test-runtime';
 import { TestSystem } from './support/test-system';
@@ -54,18 +55,8 @@ describe('Runs through an external agent runtime (runtime-protocol.md)', () => {
     );
 
   /** Polls `read` until `ok`, for at most `timeoutMs`, then fails saying what was awaited and what was last seen. */
-  async function waitFor<T>(what: string, read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await read();
-      if (ok(value)) return value;
-      if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last seen: ${JSON.stringify(value)}`);
-      await sleep(50);
-    }
-  }
-
   const finished = (agentId: string, runId: string, url = base) =>
-    waitFor(`run ${runId} to finish`, () => getRun(agentId, runId, url), (run) => run.is_finished === true);
+    eventually(`run ${runId} to finish`, () => getRun(agentId, runId, url), (run) => run.is_finished === true);
 
   /** Runs `script` for a fresh agent's run and returns the finished run with its events. */
   async function runToEnd(name: string, script: Parameters<TestRuntime['script']>[1]) {
@@ -159,7 +150,7 @@ describe('Runs through an external agent runtime (runtime-protocol.md)', () => {
       ]);
       const list = await http(base, 'GET', `/v1/agents/${agentId}/runs`, { key: KEY });
       expect(list.body.all_run_summaries).toEqual([expect.objectContaining({ run_id: runId, outcome, is_finished: true })]);
-      await waitFor(`agent ${agentId} to show the last chat message`, () => getAgent(agentId), (a) => a.last_chat_message === text);
+      await eventually(`agent ${agentId} to show the last chat message`, () => getAgent(agentId), (a) => a.last_chat_message === text);
     });
 
     it('a failed line ends the run in error', async () => {
@@ -281,11 +272,11 @@ describe('Runs through an external agent runtime (runtime-protocol.md)', () => {
         }),
       );
       try {
-        await waitFor('the run to be paused', () => getRun(agentId, runId), (r) => r.status === 'paused' && r.is_paused === true);
+        await eventually('the run to be paused', () => getRun(agentId, runId), (r) => r.status === 'paused' && r.is_paused === true);
         const list = await http(base, 'GET', `/v1/agents/${agentId}/runs`, { key: KEY });
         expect(list.body.all_run_summaries[0]).toMatchObject({ run_id: runId, is_paused: true, is_finished: false });
         resume.open();
-        const resumed = await waitFor('the run to resume', () => getRun(agentId, runId), (r) => r.status === 'in_progress');
+        const resumed = await eventually('the run to resume', () => getRun(agentId, runId), (r) => r.status === 'in_progress');
         expect(resumed).toMatchObject({ is_paused: false, is_finished: false });
         complete.open();
         expect(await finished(agentId, runId)).toMatchObject({ status: 'completed', is_paused: false });
@@ -316,8 +307,8 @@ describe('Runs through an external agent runtime (runtime-protocol.md)', () => {
         }),
       );
       try {
-        await waitFor('the agent to show pending input', () => getAgent(agentId), (a) => a.latest_run_has_pending_input === true);
-        const paused = await waitFor('the run to be paused', () => getRun(agentId, runId), (r) => r.status === 'paused');
+        await eventually('the agent to show pending input', () => getAgent(agentId), (a) => a.latest_run_has_pending_input === true);
+        const paused = await eventually('the run to be paused', () => getRun(agentId, runId), (r) => r.status === 'paused');
         expect(Date.now() - startedAt).toBeGreaterThanOrEqual(300);
         expect(paused).toMatchObject({ is_paused: true, is_finished: false });
         expect(await getEvents(agentId, runId)).toEqual([{ started: {} }, { waiting_for_input: { question: 'which one?' } }, { paused: {} }]);
@@ -358,7 +349,7 @@ describe('Runs through an external agent runtime (runtime-protocol.md)', () => {
           reply.line({ type: 'step', title: 'late' });
         }),
       );
-      await waitFor('the step to be recorded', () => getRun(agentId, runId), (r) => r.step_count === 1);
+      await eventually('the step to be recorded', () => getRun(agentId, runId), (r) => r.step_count === 1);
       return { agentId, runId };
     }
 

@@ -5,6 +5,7 @@ import { ApiKeysService } from '../apps/agents-service/src/api-keys/api-keys.ser
 import { UsersService } from '../apps/agents-service/src/users/users.service';
 import { expectProblem, http } from './support/http';
 import { TestSystem } from './support/test-system';
+import { eventually } from './support/eventually';
 
 const KEY = 'runs-bootstrap-key-0123456789abc';
 
@@ -32,23 +33,15 @@ describe('Runs through the gateway (built-in runtime)', () => {
     }
   }
 
-  async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
-    const until = Date.now() + 10_000;
-    for (;;) {
-      const value = await read();
-      if (ok(value)) return value;
-      if (Date.now() > until) throw new Error(`condition not met: ${JSON.stringify(value)}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-
   async function deployedAgent(): Promise<string> {
     const agentId = await newAgent();
     const build = await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body: { run_mode: 'build' } });
     await finished(agentId, build.body.run.run_id);
     await eventually(
+      'the agent deployed',
       async () => (await http(base, 'GET', `/v1/agents/${agentId}`, { key: KEY })).body.agent,
       (a) => a.deployment_state === 'deployed',
+      10_000,
     );
     return agentId;
   }
@@ -71,8 +64,10 @@ describe('Runs through the gateway (built-in runtime)', () => {
     expect(typeof run.finished_at).toBe('string');
 
     const agent = await eventually(
+      'the agent deployed by its build run',
       async () => (await http(base, 'GET', `/v1/agents/${agentId}`, { key: KEY })).body.agent,
       (a) => a.deployment_state === 'deployed' && a.latest_run_is_finished === true,
+      10_000,
     );
     expect(agent).toMatchObject({
       has_runs: true,
@@ -85,8 +80,10 @@ describe('Runs through the gateway (built-in runtime)', () => {
     expect(typeof agent.deployed_at).toBe('string');
     // The run's instructions reach agents-service by event (run.instructions), as its summary does.
     const instructions = await eventually(
+      'the instructions the build wrote',
       async () => (await http(base, 'GET', `/v1/agents/${agentId}/instructions`, { key: KEY })).body.instructions,
       (i) => i !== null,
+      10_000,
     );
     expect(instructions.source_id).toBe(run.run_id);
     expect(instructions.content_hash).toBe(createHash('sha256').update(instructions.content).digest('hex'));
@@ -199,8 +196,10 @@ describe('Runs through the gateway (built-in runtime)', () => {
       const start = await http(url, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body: { skip_deploy_check: true } });
       const runId = start.body.run.run_id;
       await eventually(
+        'the first run event',
         async () => (await http(url, 'GET', `/v1/agents/${agentId}/runs/${runId}`, { key: KEY })).body.run.event_count,
         (n) => n >= 1,
+        10_000,
       );
       const cancel = await http(url, 'POST', `/v1/agents/${agentId}/runs/${runId}/cancel`, { key: KEY, body: { reason: 'enough' } });
       expect(cancel.body).toEqual({ success: true, error: null });
@@ -220,8 +219,10 @@ describe('Runs through the gateway (built-in runtime)', () => {
       const agentId = (await http(url, 'POST', '/v1/agents', { key: KEY, body: {} })).body.agent.agent_id;
       const runId = (await http(url, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body: { skip_deploy_check: true } })).body.run.run_id;
       await eventually(
+        'the first run event',
         async () => (await http(url, 'GET', `/v1/agents/${agentId}/runs/${runId}`, { key: KEY })).body.run.event_count,
         (n) => n >= 1,
+        10_000,
       );
       // What BullMQ does when the first worker stalls: the job is handed to another worker.
       await slow.others.runs!.get(RunExecutor).execute(runId);
@@ -240,8 +241,10 @@ describe('Runs through the gateway (built-in runtime)', () => {
       await pg.connect();
       try {
         await eventually(
+          'the runs of the deleted agent gone',
           async () => (await pg.query('SELECT count(*)::int AS n FROM runs.runs WHERE agent_id = $1', [agentId])).rows[0].n,
           (n) => n === 0,
+          10_000,
         );
         const events = await pg.query('SELECT count(*)::int AS n FROM runs.run_events e WHERE NOT EXISTS (SELECT 1 FROM runs.runs r WHERE r.id = e.run_id)');
         expect(events.rows[0].n).toBe(0);

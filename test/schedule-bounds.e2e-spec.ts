@@ -1,3 +1,4 @@
+/** @run-alone it bounds event-loop stalls: a test file running beside it would stall the loop too. */
 import { Pool } from 'pg';
 import { eventually } from './support/eventually';
 import { expectProblem, http } from './support/http';

@@ -2,19 +2,10 @@ import { Client } from 'pg';
 import { http } from './support/http';
 import { TestRuntime } from './support/test-runtime';
 import { TestSystem } from './support/test-system';
+import { eventually } from './support/eventually';
 
 const KEY = 'overlap-bootstrap-key-0123456789a';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, ms = 15_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > until) throw new Error(`condition not met: ${JSON.stringify(value)}`);
-    await sleep(100);
-  }
-}
 
 /**
  * overlap `skip`: the scheduler knows from run end events that its last run
@@ -54,7 +45,7 @@ describe('Schedule overlap (skip) from the scheduler\'s own record of its run', 
     (await pg.query('SELECT active_run_id FROM scheduler.schedules WHERE agent_id = $1', [agentId])).rows[0].active_run_id;
   /** Lets a held run finish, once the runtime has its dispatch (a run is listed before it is dispatched). */
   const release = async (runId: string) => {
-    await eventually(async () => held.has(runId), Boolean);
+    await eventually('the run held by the runtime', async () => held.has(runId), Boolean, 15_000);
     held.get(runId)!();
     held.delete(runId);
   };
@@ -63,8 +54,10 @@ describe('Schedule overlap (skip) from the scheduler\'s own record of its run', 
     const agentId = (await http(base(), 'POST', '/v1/agents', { key: KEY, body: {} })).body.agent.agent_id;
     await http(base(), 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body: { run_mode: 'build' } });
     await eventually(
+      'the agent deployed',
       async () => (await http(base(), 'GET', `/v1/agents/${agentId}`, { key: KEY })).body.agent.deployment_state,
       (state) => state === 'deployed',
+      15_000,
     );
     return agentId;
   }
@@ -72,8 +65,8 @@ describe('Schedule overlap (skip) from the scheduler\'s own record of its run', 
   it('skips fires while its run is unfinished, forgets the run when it ends, and fires again', async () => {
     const agentId = await deployedAgent();
     await http(base(), 'PUT', `/v1/agents/${agentId}/schedule`, { key: KEY, body: { cron: '* * * * * ? *', overlap: 'skip' } });
-    const [first] = await eventually(() => scheduledRuns(agentId), (runs) => runs.length === 1);
-    await eventually(() => activeRunOf(agentId), (active) => active === first.run_id);
+    const [first] = await eventually('the first scheduled run', () => scheduledRuns(agentId), (runs) => runs.length === 1, 15_000);
+    await eventually('the first run active', () => activeRunOf(agentId), (active) => active === first.run_id, 15_000);
 
     await sleep(3000);
     expect(await scheduledRuns(agentId)).toHaveLength(1);
@@ -81,10 +74,10 @@ describe('Schedule overlap (skip) from the scheduler\'s own record of its run', 
     await http(base(), 'POST', `/v1/agents/${agentId}/schedule/pause`, { key: KEY });
     await release(first.run_id);
     // The run's end event clears the record: the next fire needs no question to runs-service.
-    await eventually(() => activeRunOf(agentId), (active) => active === null);
+    await eventually('no run active', () => activeRunOf(agentId), (active) => active === null, 15_000);
 
     await http(base(), 'POST', `/v1/agents/${agentId}/schedule/resume`, { key: KEY });
-    const runs = await eventually(() => scheduledRuns(agentId), (r) => r.length === 2);
+    const runs = await eventually('the second scheduled run', () => scheduledRuns(agentId), (r) => r.length === 2, 15_000);
     expect(runs.filter((r) => !r.is_finished)).toHaveLength(1);
     await http(base(), 'DELETE', `/v1/agents/${agentId}/schedule`, { key: KEY });
   });
@@ -92,15 +85,15 @@ describe('Schedule overlap (skip) from the scheduler\'s own record of its run', 
   it('asks runs-service when its record names a run, and fires if that run has in fact finished', async () => {
     const agentId = await deployedAgent();
     await http(base(), 'PUT', `/v1/agents/${agentId}/schedule`, { key: KEY, body: { cron: '* * * * * ? *', overlap: 'skip' } });
-    const [first] = await eventually(() => scheduledRuns(agentId), (runs) => runs.length === 1);
+    const [first] = await eventually('the first scheduled run', () => scheduledRuns(agentId), (runs) => runs.length === 1, 15_000);
     await http(base(), 'POST', `/v1/agents/${agentId}/schedule/pause`, { key: KEY });
     await release(first.run_id);
-    await eventually(() => activeRunOf(agentId), (active) => active === null);
+    await eventually('no run active', () => activeRunOf(agentId), (active) => active === null, 15_000);
 
     // As if the end event had not arrived yet: the record still names the finished run.
     await pg.query('UPDATE scheduler.schedules SET active_run_id = $1 WHERE agent_id = $2', [first.run_id, agentId]);
     await http(base(), 'POST', `/v1/agents/${agentId}/schedule/resume`, { key: KEY });
-    await eventually(() => scheduledRuns(agentId), (r) => r.length === 2);
+    await eventually('the second scheduled run', () => scheduledRuns(agentId), (r) => r.length === 2, 15_000);
     await http(base(), 'DELETE', `/v1/agents/${agentId}/schedule`, { key: KEY });
   });
 });

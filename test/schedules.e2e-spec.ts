@@ -7,19 +7,10 @@ import Redis from 'ioredis';
 import { startSchedulerService } from '../apps/scheduler-service/src/scheduler-service.app';
 import { expectProblem, http } from './support/http';
 import { TestSystem } from './support/test-system';
+import { eventually } from './support/eventually';
 
 const KEY = 'schedules-bootstrap-key-0123456789';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, ms = 15_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > until) throw new Error(`condition not met: ${JSON.stringify(value)}`);
-    await sleep(100);
-  }
-}
 
 describe('Schedules through the gateway', () => {
   let system: TestSystem;
@@ -35,8 +26,10 @@ describe('Schedules through the gateway', () => {
     const agentId = (await http(url, 'POST', '/v1/agents', { key: KEY, body: {} })).body.agent.agent_id;
     await http(url, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body: { run_mode: 'build' } });
     await eventually(
+      'the agent deployed',
       async () => (await http(url, 'GET', `/v1/agents/${agentId}`, { key: KEY })).body.agent.deployment_state,
       (state) => state === 'deployed',
+      15_000,
     );
     return agentId;
   }
@@ -110,7 +103,7 @@ describe('Schedules through the gateway', () => {
   it('fires an every-2-seconds schedule; pause stops it, resume restarts it', async () => {
     const agentId = await deployedAgent();
     await http(base, 'PUT', `/v1/agents/${agentId}/schedule`, { key: KEY, body: { cron: '*/2 * * * * ? *' } });
-    const runs = await eventually(() => scheduledRuns(agentId), (r) => r.length >= 2, 10_000);
+    const runs = await eventually('two scheduled runs', () => scheduledRuns(agentId), (r) => r.length >= 2, 10_000);
     expect(runs[0]).toMatchObject({ run_kind: 'schedule', schedule_agent_id: agentId });
 
     expect((await http(base, 'POST', `/v1/agents/${agentId}/schedule/pause`, { key: KEY })).body).toEqual({ success: true, error: null });
@@ -121,7 +114,7 @@ describe('Schedules through the gateway', () => {
     expect((await scheduledRuns(agentId)).length).toBe(whilePaused);
 
     await http(base, 'POST', `/v1/agents/${agentId}/schedule/resume`, { key: KEY });
-    await eventually(() => scheduledRuns(agentId), (r) => r.length > whilePaused, 10_000);
+    await eventually('a scheduled run after resuming', () => scheduledRuns(agentId), (r) => r.length > whilePaused, 10_000);
     await http(base, 'DELETE', `/v1/agents/${agentId}/schedule`, { key: KEY });
   });
 
@@ -197,13 +190,17 @@ describe('Schedule failures and auto-pause', () => {
     const agentId = (await http(base, 'POST', '/v1/agents', { key: KEY, body: {} })).body.agent.agent_id;
     await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body: { run_mode: 'build' } });
     await eventually(
+      'the agent deployed',
       async () => (await http(base, 'GET', `/v1/agents/${agentId}`, { key: KEY })).body.agent.deployment_state,
       (s) => s === 'deployed',
+      15_000,
     );
     await http(base, 'PUT', `/v1/agents/${agentId}/schedule`, { key: KEY, body: { cron: '* * * * * ? *' } });
     const paused = await eventually(
+      'the schedule auto-paused',
       async () => (await http(base, 'GET', `/v1/agents/${agentId}/schedule`, { key: KEY })).body.schedule,
       (s) => s.auto_paused,
+      15_000,
     );
     expect(paused).toMatchObject({ paused: true, auto_paused: true, consecutive_failures: 3 });
 

@@ -1,8 +1,7 @@
+import { BUILD_TIMEOUT_MS, ensureBuiltOnce } from './support/built-apps';
 import { eventually } from './support/eventually';
 import { Installation, freePortRun, isAlive, killGroup } from './support/installation';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { ensureBuilt } = require('../scripts/apps.js') as { ensureBuilt(): void };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { supervise } = require('../scripts/supervise.js') as {
   supervise(
@@ -23,8 +22,8 @@ describe('npm start', () => {
     let first: Installation;
     let second: Installation;
 
+    beforeAll(() => ensureBuiltOnce(), BUILD_TIMEOUT_MS);
     beforeAll(async () => {
-      ensureBuilt();
       const port = await freePortRun();
       first = Installation.start('npm', port);
       second = Installation.start('node', await freePortRun([port]));

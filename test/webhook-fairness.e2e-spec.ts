@@ -1,3 +1,4 @@
+/** @run-alone it bounds another user's delivery latency: a test file running beside it would skew that latency. */
 import { Pool } from 'pg';
 import { eventually } from './support/eventually';
 import { http } from './support/http';

@@ -2,24 +2,15 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { createServer, IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
+import { BUILD_TIMEOUT_MS, ensureBuiltOnce } from './support/built-apps';
 import { http } from './support/http';
 import { TestSystem } from './support/test-system';
+import { eventually } from './support/eventually';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { entry, ensureBuilt } = require('../scripts/apps.js') as { entry(app: string): string; ensureBuilt(): void };
+const { entry } = require('../scripts/apps.js') as { entry(app: string): string };
 
 const KEY = 'worker-kill-bootstrap-key-0123456';
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function eventually<T>(read: () => T | Promise<T>, ok: (value: T) => boolean, ms = 20_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > until) throw new Error(`condition not met: ${JSON.stringify(value)}`);
-    await sleep(100);
-  }
-}
 
 /**
  * Delivery workers as real processes (the compiled app): one is killed with
@@ -34,8 +25,8 @@ describe('A webhook worker killed mid-delivery', () => {
   const held: ServerResponse[] = [];
   const workers: ChildProcess[] = [];
 
+  beforeAll(() => ensureBuiltOnce(), BUILD_TIMEOUT_MS);
   beforeAll(async () => {
-    ensureBuilt();
     receiver = createServer((req, res) => {
       let body = '';
       req.on('data', (c) => (body += c));
@@ -78,6 +69,7 @@ describe('A webhook worker killed mid-delivery', () => {
     const agentId = (await http(base, 'POST', '/v1/agents', { key: KEY, body: {} })).body.agent.agent_id;
     // Creating the webhook goes through the worker process: it answers once it is up.
     const created = await eventually(
+      'the webhook created',
       () => http(base, 'POST', `/v1/agents/${agentId}/webhooks`, { key: KEY, body: { url: receiverUrl, events: ['run.started'] } }),
       (res) => res.status === 201,
     );
@@ -85,12 +77,12 @@ describe('A webhook worker killed mid-delivery', () => {
     expect(secret).toMatch(/^whsec_/);
     await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body: { skip_deploy_check: true } });
 
-    await eventually(() => received.length, (n) => n >= 1);
+    await eventually('the first delivery received', () => received.length, (n) => n >= 1);
     first.kill('SIGKILL');
     await new Promise((resolve) => first.once('exit', resolve));
     startWorker();
 
-    await eventually(() => received.length, (n) => n >= 2);
+    await eventually('the delivery received again', () => received.length, (n) => n >= 2);
     expect(received[1].headers['x-service-delivery']).toBe(received[0].headers['x-service-delivery']);
     expect(received[1].body).toBe(received[0].body);
 
@@ -98,6 +90,7 @@ describe('A webhook worker killed mid-delivery', () => {
     await pg.connect();
     try {
       const rows = await eventually(
+        'the delivery succeeded',
         async () => (await pg.query(`SELECT status FROM webhooks.deliveries`)).rows,
         (r) => r.length === 1 && r[0].status === 'succeeded',
       );

@@ -4,19 +4,10 @@ import { Client } from 'pg';
 import { expectProblem, http } from './support/http';
 import { TestSystem } from './support/test-system';
 import { Receiver, verifyWebhookSignatures as verify } from './support/webhook-receiver';
+import { eventually } from './support/eventually';
 
 const KEY = 'webhooks-bootstrap-key-0123456789';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function eventually<T>(read: () => T | Promise<T>, ok: (value: T) => boolean, ms = 10_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > until) throw new Error(`condition not met: ${JSON.stringify(value)}`);
-    await sleep(50);
-  }
-}
 
 describe('Webhooks', () => {
   let system: TestSystem;
@@ -95,7 +86,7 @@ describe('Webhooks', () => {
     const completedOnly = (await subscribe(agentId, '/completed-only', ['run.completed'])).body.signing_secret;
     const runId = (await startRun(agentId)).body.run.run_id;
 
-    const got = await eventually(() => receiver.on('/signed'), (r) => r.length >= 2);
+    const got = await eventually('both signed deliveries', () => receiver.on('/signed'), (r) => r.length >= 2, 10_000);
     const bodies = got.map((r) => JSON.parse(r.body));
     expect(bodies.map((b) => b.event).sort()).toEqual(['run.completed', 'run.started']);
     const started = bodies.find((b) => b.event === 'run.started');
@@ -108,7 +99,7 @@ describe('Webhooks', () => {
       expect(r.headers['x-service-event']).toBe(JSON.parse(r.body).event);
       expect(r.headers['content-type']).toBe('application/json');
     }
-    const only = await eventually(() => receiver.on('/completed-only'), (r) => r.length >= 1);
+    const only = await eventually('the run.completed delivery', () => receiver.on('/completed-only'), (r) => r.length >= 1, 10_000);
     await sleep(300);
     expect(receiver.on('/completed-only').map((r) => JSON.parse(r.body).event)).toEqual(['run.completed']);
     verify(completedOnly, only[0]);
@@ -125,10 +116,10 @@ describe('Webhooks', () => {
     await subscribe(agentId, '/flaky', ['run.started']);
     await subscribe(agentId, '/later', ['run.started']);
     await startRun(agentId);
-    const flaky = await eventually(() => receiver.on('/flaky'), (r) => r.length >= 2);
+    const flaky = await eventually('two /flaky attempts', () => receiver.on('/flaky'), (r) => r.length >= 2, 10_000);
     expect(flaky[1].headers['x-service-delivery']).toBe(flaky[0].headers['x-service-delivery']);
     expect(flaky[1].body).toBe(flaky[0].body);
-    const later = await eventually(() => receiver.on('/later'), (r) => r.length >= 2);
+    const later = await eventually('two /later attempts', () => receiver.on('/later'), (r) => r.length >= 2, 10_000);
     expect(later[1].at - later[0].at).toBeGreaterThanOrEqual(1900);
     await sleep(500);
     expect(receiver.on('/flaky')).toHaveLength(2);
@@ -151,7 +142,7 @@ describe('Webhooks', () => {
       key: KEY,
     });
     expect(again.status).toBe(202);
-    const third = await eventually(() => receiver.on('/flaky'), (r) => r.length >= 3);
+    const third = await eventually('a third /flaky attempt', () => receiver.on('/flaky'), (r) => r.length >= 3, 10_000);
     expect(third[2].headers['x-service-delivery']).toBe(delivery.delivery_id);
     expectProblem(
       await http(base, 'POST', `/v1/agents/${agentId}/webhooks/${flakyHook}/deliveries/00000000-0000-4000-8000-000000000000/redeliver`, {
@@ -170,7 +161,7 @@ describe('Webhooks', () => {
     const deliveries = `/v1/agents/${agentId}/webhooks/${hook}/deliveries`;
     const listed = async () => (await http(base, 'GET', deliveries, { key: KEY })).body.deliveries;
     // next_attempt_at is written with the attempt (the list reads deliveries and attempts in two queries).
-    const [waiting] = await eventually(listed, (d) => d[0]?.attempts.length === 1 && d[0].next_attempt_at !== null);
+    const [waiting] = await eventually('the first attempt and its next time', listed, (d) => d[0]?.attempts.length === 1 && d[0].next_attempt_at !== null, 10_000);
     expect(waiting.status).toBe('pending');
     expect(Date.parse(waiting.next_attempt_at)).toBeGreaterThan(Date.now() + 3_000_000);
     const queue = new Queue(QueueNames.WebhookDeliveries, { connection: { url: system.infra.redisUrl }, prefix: system.infra.redisPrefix });
@@ -183,7 +174,7 @@ describe('Webhooks', () => {
       expect(again.body).toMatchObject({ delivery_id: waiting.delivery_id, status: 'pending' });
       expect(Date.parse(again.body.next_attempt_at)).toBeLessThanOrEqual(Date.now());
       // Sent now (a 503 asking for a second), then once more a second later: one chain of retries.
-      const [done] = await eventually(listed, (d) => d[0]?.status === 'succeeded');
+      const [done] = await eventually('the delivery to succeed', listed, (d) => d[0]?.status === 'succeeded', 10_000);
       expect(done.attempts.map((a: { attempt: number; status_code: number }) => [a.attempt, a.status_code])).toEqual([
         [1, 503],
         [2, 503],
@@ -209,8 +200,10 @@ describe('Webhooks', () => {
 
     await startRun(agentId);
     await eventually(
+      'the webhook disabled by the 410',
       async () => (await http(base, 'GET', `/v1/agents/${agentId}/webhooks/${gone}`, { key: KEY })).body.status,
       (s) => s === 'disabled',
+      10_000,
     );
     await startRun(agentId);
     await sleep(1000);
@@ -270,7 +263,7 @@ describe('Webhook SSRF protection', () => {
       await pg.query(`UPDATE webhooks.webhooks SET url = $1 WHERE id = $2`, [`http://localhost:${port}/rebound`, webhook.body.webhook_id]);
       await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body: { skip_deploy_check: true } });
       const deliveries = `/v1/agents/${agentId}/webhooks/${webhook.body.webhook_id}/deliveries`;
-      const [failed] = await eventually(async () => (await http(base, 'GET', deliveries, { key: KEY })).body.deliveries, (d) => d[0]?.status === 'failed');
+      const [failed] = await eventually('the delivery failed', async () => (await http(base, 'GET', deliveries, { key: KEY })).body.deliveries, (d) => d[0]?.status === 'failed', 10_000);
       // WEBHOOK_RETRY_DELAYS is 100ms: a retry would have come by now.
       await sleep(400);
       const [after] = (await http(base, 'GET', deliveries, { key: KEY })).body.deliveries;

@@ -9,6 +9,7 @@ import { describeViolations, runCases, summary } from './support/fuzz-runner';
 import { hostileInboundBodies, hostileTemplates } from './support/hostile-inbound';
 import { RawHttpClient } from './support/raw-http';
 import { SeededRandom } from './support/seeded-random';
+import { eventually } from '../support/eventually';
 
 /*
  * Issue #9, hostile input: thousands of generated malformed requests to every
@@ -41,17 +42,6 @@ const CONCURRENCY = Number(process.env.FUZZ_CONCURRENCY ?? 12);
  */
 const FUZZ_GATEWAY_ENV: Record<string, string> = { BODY_LIMIT_BYTES: String(BODY_LIMIT_BYTES), RATE_LIMIT_REQUESTS: '0' };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, ms = 20_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > until) throw new Error(`condition not met: ${JSON.stringify(value)}`);
-    await sleep(100);
-  }
-}
 
 describe('Hostile input to every endpoint (fuzz)', () => {
   const seed = SeededRandom.seedFromEnv();
@@ -88,11 +78,13 @@ describe('Hostile input to every endpoint (fuzz)', () => {
     const instructionsAgentId = (await post('/v1/agents', {})).agent.agent_id;
     await post(`/v1/agents/${agentId}/runs`, { run_mode: 'build' });
     await eventually(
+      'the agent deployed',
       async () => (await http(base, 'GET', `/v1/agents/${agentId}`, { key: KEY })).body.agent.deployment_state,
       (state) => state === 'deployed',
     );
     const runId = (await post(`/v1/agents/${agentId}/runs`, { user_message: 'fixture' })).run.run_id;
     await eventually(
+      'the run finished',
       async () => (await http(base, 'GET', `/v1/agents/${agentId}/runs/${runId}`, { key: KEY })).body.run.is_finished,
       (finished) => finished === true,
     );

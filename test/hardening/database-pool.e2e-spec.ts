@@ -1,3 +1,4 @@
+/** @run-alone it bounds another tenant's latency under attack: a test file running beside it would skew that latency. */
 import { eventually } from '../support/eventually';
 import { http } from '../support/http';
 import { TestRuntime } from '../support/test-runtime';

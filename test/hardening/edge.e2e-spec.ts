@@ -1,14 +1,17 @@
+/** @run-alone it bounds another tenant's latency under attack: a test file running beside it would skew that latency. */
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { AddressInfo, Socket, connect, createServer } from 'node:net';
+import { BUILD_TIMEOUT_MS, ensureBuiltOnce } from '../support/built-apps';
+import { eventually } from '../support/eventually';
 import { parsePrometheusText, samplesOf } from '../support/prometheus-text';
 import { SseStream } from '../support/sse';
 import { TestSystem } from '../support/test-system';
 import { expectVictimUnharmed, victimUnderAttack } from '../support/victim-latency';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { entry, ensureBuilt } = require('../../scripts/apps.js') as { entry(app: string): string; ensureBuilt(): void };
+const { entry } = require('../../scripts/apps.js') as { entry(app: string): string };
 
 /**
  * The gateway's edge (issue #24, items 5, 8 and 9): slow headers and bodies are cut off at their
@@ -209,7 +212,7 @@ describe('the gateway edge', () => {
   }
 
   describe('the compiled gateway as it runs in production', () => {
-    beforeAll(() => ensureBuilt());
+    beforeAll(() => ensureBuiltOnce(), BUILD_TIMEOUT_MS);
 
     it('refuses to start without PUBLIC_BASE_URL', async () => {
       const { PUBLIC_BASE_URL: _omitted, ...env } = system.baseEnv();
@@ -274,12 +277,9 @@ async function waitListening(port: number): Promise<void> {
   await waitFor(() => fetch(`http://127.0.0.1:${port}/healthz`).then((res) => res.ok, () => false));
 }
 
+/** Until `ok`, for at most `ms` (the shared eventually(), for a plain condition). */
 async function waitFor(ok: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await ok())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await eventually('the condition', ok, Boolean, ms, 50);
 }
 
 function freePort(): Promise<number> {

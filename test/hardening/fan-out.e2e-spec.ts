@@ -1,3 +1,4 @@
+/** @run-alone it bounds another tenant's latency under attack: a test file running beside it would skew that latency. */
 import { InstallationChainKey, inboundTargetOf } from '@aas/platform';
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';

@@ -1,3 +1,4 @@
+/** @run-alone it bounds another tenant's latency under attack: a test file running beside it would skew that latency. */
 import { TriggeredRunStart } from '@aas/contracts';
 import { createHmac } from 'node:crypto';
 import { TriggerStore } from '../../apps/scheduler-service/src/triggers/trigger.store';

@@ -1,3 +1,4 @@
+/** @run-alone it bounds another tenant's latency under attack: a test file running beside it would skew that latency. */
 import { AgentsPatterns, csrfTokenFor, generateApiKey, generateSessionToken } from '@aas/contracts';
 import { randomBytes, randomUUID, scryptSync } from 'node:crypto';
 import { Registry } from 'prom-client';

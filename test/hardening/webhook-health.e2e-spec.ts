@@ -1,3 +1,4 @@
+/** @run-alone it bounds another tenant's latency under attack: a test file running beside it would skew that latency. */
 import { Client } from 'pg';
 import { PACING_HORIZON_MS } from '../../apps/webhook-delivery/src/history/redelivery-pacing';
 import { expectProblem, http } from '../support/http';

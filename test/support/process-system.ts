@@ -1,14 +1,11 @@
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
+import { ensureBuiltOnce } from './built-apps';
 import { freePort } from './free-port';
 import { IsolatedInfra, isolatedInfra } from './isolated-infra';
 import { TEST_WEBHOOK_SECRET_KEY } from './test-system';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { entry, ensureBuilt, SCHEMA_OWNERS } = require('../../scripts/apps.js') as {
-  entry(app: string): string;
-  ensureBuilt(): void;
-  SCHEMA_OWNERS: string[];
-};
+const { entry, SCHEMA_OWNERS } = require('../../scripts/apps.js') as { entry(app: string): string; SCHEMA_OWNERS: string[] };
 
 export type AppName = 'api-gateway' | 'agents-service' | 'runs-service' | 'scheduler-service' | 'webhook-delivery';
 type Env = Record<string, string>;
@@ -53,10 +50,10 @@ export class ProcessSystem {
   ) {}
 
   static async start(options: ProcessSystemOptions = {}): Promise<ProcessSystem> {
-    ensureBuilt();
+    await ensureBuiltOnce();
     const system = new ProcessSystem(isolatedInfra(), options);
     try {
-      system.migrate();
+      await system.migrate();
       for (const app of START_ORDER) {
         for (let i = 0; i < (options.replicas?.[app] ?? 1); i++) await system.spawn(app);
       }
@@ -128,11 +125,18 @@ export class ProcessSystem {
     await this.infra.dispose();
   }
 
-  private migrate(): void {
-    for (const app of SCHEMA_OWNERS) {
-      const result = spawnSync(process.execPath, [entry(app), 'migrate'], { env: this.baseEnv(), encoding: 'utf8' });
-      if (result.status !== 0) throw new Error(`${app} migrate failed: ${result.stderr}`);
-    }
+  /** Each app's `migrate` command, the four at once as `npm run migrate` runs them (the schemas are independent). */
+  private async migrate(): Promise<void> {
+    await Promise.all(SCHEMA_OWNERS.map((app) => this.migrateSchemaOf(app)));
+  }
+
+  private async migrateSchemaOf(app: string): Promise<void> {
+    const child = spawn(process.execPath, [entry(app), 'migrate'], { env: this.baseEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    // 'close' rather than 'exit': all of stderr has been read by then.
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('close', (...exit) => resolve(exit)));
+    if (code !== 0) throw new Error(`${app} migrate failed (exit ${code ?? signal}): ${stderr}`);
   }
 }
 

@@ -7,6 +7,7 @@ import { migrateSchedulerSchema, startSchedulerService } from '../../apps/schedu
 import { migrateWebhooksSchema, startWebhooksService } from '../../apps/webhook-delivery/src/webhook-delivery.app';
 import { freePort } from './free-port';
 import { IsolatedInfra, appEnv, isolatedInfra } from './isolated-infra';
+import { createMigratedDatabase } from './template-database';
 
 export interface SystemOptions {
   agentsReplicas?: number;
@@ -45,10 +46,7 @@ export class TestSystem {
   static async start(options: SystemOptions = {}): Promise<TestSystem> {
     const system = new TestSystem(isolatedInfra());
     const env = system.baseEnv();
-    await migrateAgentsSchema(env);
-    await migrateRunsSchema(env);
-    await migrateSchedulerSchema(env);
-    await migrateWebhooksSchema(env);
+    await createMigratedDatabase(system.infra.databaseUrl, (url) => migrateAllSchemas({ ...env, DATABASE_URL: url }));
     const agentsEnv = { ...env, ...options.agentsEnv, ...(options.bootstrapApiKey ? { BOOTSTRAP_API_KEY: options.bootstrapApiKey } : {}) };
     for (let i = 0; i < (options.agentsReplicas ?? 1); i++) system.agents.push(await startAgentsService(agentsEnv));
     system.others.runs = await startRunsService({ ...env, ...options.runsEnv });
@@ -87,6 +85,13 @@ export class TestSystem {
     await Promise.allSettled(apps.map((app) => app.close()));
     await this.infra.dispose();
   }
+}
+
+async function migrateAllSchemas(env: Env): Promise<void> {
+  await migrateAgentsSchema(env);
+  await migrateRunsSchema(env);
+  await migrateSchedulerSchema(env);
+  await migrateWebhooksSchema(env);
 }
 
 export function urlOf(app: INestApplication): string {

@@ -1,3 +1,4 @@
+/** @run-alone it bounds the time a template takes to render: a test file beside it would slow the rendering. */
 import { MESSAGE_TEMPLATE_MAX, USER_MESSAGE_MAX_LENGTH } from '@aas/contracts';
 import Mustache from 'mustache';
 import { TEMPLATE_MAX_STEPS, TEMPLATE_TAG_MAX, TemplateRefused, TemplateView, checkTemplate, renderMessage } from './message-template';

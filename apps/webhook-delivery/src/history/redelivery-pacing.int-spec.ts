@@ -1,3 +1,4 @@
+/** @run-alone it bounds the spacing of turns taken by calls made at once: a test file beside it spreads those calls out. */
 import { RedisKeyspace } from '@aas/platform';
 import { TooManyRequestsError } from '@aas/problem-details';
 import Redis from 'ioredis';

@@ -4,6 +4,7 @@ import { ConfigService } from '@nestjs/config';
 import { InstallationChainKey } from '@aas/platform';
 import { WebhooksEnv } from '../config/webhooks.env';
 import { RESPONSE_HEADER_VALUE_CHARS, RESPONSE_HEADERS_KEPT, RESPONSE_READ_BYTES, WebhookSender, keptResponseHeaders } from './webhook-sender';
+import { eventually } from '../../../../test/support/eventually';
 
 const KEY = Buffer.alloc(32, 7).toString('base64');
 
@@ -158,11 +159,7 @@ function config(settings: Partial<WebhooksEnv>): ConfigService<WebhooksEnv, true
 }
 
 async function waitFor(condition: () => boolean, ms = 2000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > until) throw new Error('condition not met');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await eventually('the condition', condition, Boolean, ms, 10);
 }
 
 describe(keptResponseHeaders.name, () => {
