@@ -34,6 +34,8 @@ const RECEIVER_PORT = 3962;
 // The runtime: A's runs ("hold") stay open for HOLD_MS (or until the benchmark ends), B's complete at once.
 const holds = new Set();
 const runtime = createServer((req, res) => {
+  // A version 1 runtime: no tool catalogue (GET /tools), only dispatches.
+  if (req.method !== 'POST') return void res.writeHead(404).end();
   let body = '';
   req.on('data', (chunk) => (body += chunk));
   req.on('end', () => {

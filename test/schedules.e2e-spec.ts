@@ -164,6 +164,8 @@ describe('Schedule failures and auto-pause', () => {
   beforeAll(async () => {
     // Build runs succeed (so the agent deploys); every other run fails.
     runtime = createServer((req, res) => {
+      // A version 1 runtime: no tool catalogue (GET /tools), only dispatches.
+      if (req.method !== 'POST') return void res.writeHead(404).end();
       let body = '';
       req.on('data', (c) => (body += c));
       req.on('end', () => {

@@ -89,11 +89,11 @@ export class RunExecutor {
       });
     });
     try {
-      // Asked alongside the dispatch and awaited by the first tool call only: a slow catalogue does not delay the run's start.
-      const icons = this.tools.icons();
+      // Asked at the run's first tool call only: a version 1 runtime, which calls no tools, is never sent GET /tools.
+      let icons: Promise<LineContext['iconOf']> | undefined;
       for await (const line of this.runtime.execute(dispatch, controller.signal)) {
         pauseTimer.onLine(line);
-        const context: LineContext = { prices: this.prices, iconOf: line.type === 'tool_call' ? await icons : NO_ICONS };
+        const context: LineContext = { prices: this.prices, iconOf: line.type === 'tool_call' ? await (icons ??= this.tools.icons()) : NO_ICONS };
         if ((await this.recorder.apply(run.id, (state) => transitionFor(state, line, context))) !== 'recorded') return;
       }
       await this.recorder.apply(run.id, (state) => fail(state, 'the runtime closed the stream without a terminal line'));
