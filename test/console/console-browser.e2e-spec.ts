@@ -187,6 +187,27 @@ describe('The console in a browser', () => {
     expect((await http(base, 'GET', `/v1/agents/${agentId}`, { key: apiKey })).body.agent.agent_name).toEqual({ name: 'Backup checker', explanation: 'Checks the nightly backups.' });
     await page.goto(`${base}/console/agents`);
     await page.getByRole('link', { name: 'Backup checker' }).waitFor();
+    expect(await page.title()).toBe('Agents · Agent Automation');
+    await page.goto(agentUrl);
+    await page.getByRole('heading', { level: 1, name: 'Backup checker' }).waitFor();
+    expect(await page.title()).toBe('Backup checker · Agent Automation');
+  });
+
+  it('starts with a skip link, and shows where the keyboard is with a visible ring', async () => {
+    await page.goto(agentUrl);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Skip to content' });
+    expect(await skip.evaluate((el) => el === document.activeElement)).toBe(true);
+    const ring = await skip.evaluate((el) => {
+      const style = getComputedStyle(el);
+      return { width: parseFloat(style.outlineWidth), style: style.outlineStyle, top: el.getBoundingClientRect().top };
+    });
+    expect(ring.width).toBeGreaterThanOrEqual(2);
+    expect(ring.style).toBe('solid');
+    expect(ring.top).toBeGreaterThanOrEqual(0); // on screen once focused
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
   });
 
   it("watches a run's events arrive live, without reloading", async () => {

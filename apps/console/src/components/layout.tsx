@@ -14,8 +14,11 @@ export function SignedIn() {
   if (!session.data) return <SignInFirst />;
   return (
     <SessionContext.Provider value={session.data}>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <Header email={session.data.email} />
-      <main className="container">
+      <main className="container" id="main" tabIndex={-1}>
         <Outlet />
       </main>
     </SessionContext.Provider>

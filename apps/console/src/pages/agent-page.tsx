@@ -6,6 +6,7 @@ import { api, unwrap } from '../api';
 import { ErrorNote, Loading } from '../components/feedback';
 import { StatusBadge } from '../components/status-badge';
 import { When } from '../components/time';
+import { usePageTitle } from '../components/page-title';
 import { AgentNameForm } from './agent-name-form';
 import { agentLabel } from './agents-page';
 
@@ -21,6 +22,7 @@ export function AgentPage() {
     refetchInterval: (query) => (query.state.data?.agent.latest_run_is_finished === false ? 2000 : false),
   });
   const [renaming, setRenaming] = useState(false);
+  usePageTitle(agent.data ? agentLabel(agent.data.agent) : 'Agent');
   if (agent.isPending) return <Loading what="the agent" />;
   if (agent.isError) return <ErrorNote error={agent.error} />;
   const a = agent.data.agent;
@@ -30,7 +32,7 @@ export function AgentPage() {
         <Link to="/agents">Agents</Link> /
       </p>
       <div className="section-head">
-        <h2>{agentLabel(a)}</h2>
+        <h1>{agentLabel(a)}</h1>
         <StatusBadge status={a.deployment_state ?? 'not_deployed'} />
         <span className="spacer" />
         {!renaming && (

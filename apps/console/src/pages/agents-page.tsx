@@ -7,6 +7,7 @@ import { DataTable } from '../components/data-table';
 import { Empty, ErrorNote, Loading } from '../components/feedback';
 import { StatusBadge } from '../components/status-badge';
 import { When } from '../components/time';
+import { usePageTitle } from '../components/page-title';
 import { WorkspacesPanel } from './workspaces-panel';
 
 type Agent = Schemas['AgentDto'];
@@ -99,6 +100,7 @@ export function AgentsPage() {
   ];
   const rows = agents.data?.pages.flatMap((p) => p.agents) ?? [];
   const current = workspaceList.find((w) => w.workspace_id === workspaceId);
+  usePageTitle(current ? current.name : 'Agents');
 
   return (
     <div className="with-sidebar">
@@ -109,7 +111,7 @@ export function AgentsPage() {
       />
       <section>
         <div className="section-head">
-          <h2>{current ? current.name : 'All agents'}</h2>
+          <h1>{current ? current.name : 'All agents'}</h1>
           <button type="button" onClick={() => create.mutate()} aria-busy={create.isPending}>
             New agent
           </button>

@@ -8,12 +8,14 @@ import { SecretOnce } from '../components/copy-button';
 import { DataTable } from '../components/data-table';
 import { Empty, ErrorNote, Loading } from '../components/feedback';
 import { When } from '../components/time';
+import { usePageTitle } from '../components/page-title';
 
 type Key = Schemas['ApiKeyInfo'];
 const column = createColumnHelper<Key>();
 
 /** Settings → API keys: where a user's first key comes from. */
 export function ApiKeysPage() {
+  usePageTitle('API keys');
   const client = useQueryClient();
   const keys = useQuery({ queryKey: ['api-keys'], queryFn: () => unwrap(api.GET('/api/public/v1/access-api-keys')) });
   const [created, setCreated] = useState<Schemas['CreatedApiKey'] | null>(null);
@@ -54,7 +56,7 @@ export function ApiKeysPage() {
   return (
     <section>
       <hgroup>
-        <h2>API keys</h2>
+        <h1>API keys</h1>
         <p>Programs call the API with a key in the <code>x-api-key</code> header. A key is shown once, when it is created.</p>
       </hgroup>
       {created && <SecretOnce label={`API key "${created.name}"`} value={created.api_key} onDone={() => setCreated(null)} />}

@@ -7,12 +7,14 @@ import { Empty, ErrorNote, Loading } from '../components/feedback';
 import { Pager } from '../components/pager';
 import { StatusBadge } from '../components/status-badge';
 import { When } from '../components/time';
+import { usePageTitle } from '../components/page-title';
 
 type Delivery = Schemas['DeliveryDto'];
 const PAGE_SIZE = 20;
 
 /** A webhook's delivery log, newest first: each delivery with its attempts, and redeliver. */
 export function DeliveriesPage() {
+  usePageTitle('Deliveries');
   const { agentId = '', webhookId = '' } = useParams();
   const [page, setPage] = useState(1);
   const path = { agent_id: agentId, webhook_id: webhookId };
@@ -31,7 +33,7 @@ export function DeliveriesPage() {
       <p className="crumbs">
         <Link to="/agents">Agents</Link> / <Link to={`/agents/${agentId}/webhooks`}>Webhooks</Link> /
       </p>
-      <h2>Deliveries</h2>
+      <h1>Deliveries</h1>
       {webhook.data && (
         <p className="muted">
           <code>{webhook.data.url}</code> · {webhook.data.events.join(', ')}

@@ -5,6 +5,7 @@ import { api, unwrap } from '../api';
 import { ErrorNote } from '../components/feedback';
 import { ThemeToggle } from '../components/layout';
 import { useSessionQuery, useSignedIn } from '../session';
+import { usePageTitle } from '../components/page-title';
 
 interface LoginForm {
   email: string;
@@ -12,6 +13,7 @@ interface LoginForm {
 }
 
 export function LoginPage() {
+  usePageTitle('Sign in');
   const navigate = useNavigate();
   const session = useSessionQuery();
   const signedIn = useSignedIn();

@@ -6,6 +6,7 @@ import { api, problemDetail, unwrap } from '../api';
 import { Empty, ErrorNote, Loading } from '../components/feedback';
 import { StatusBadge } from '../components/status-badge';
 import { When } from '../components/time';
+import { usePageTitle } from '../components/page-title';
 import { agentLabel } from './agents-page';
 import { runFacts } from './run-facts';
 import { runKind } from './runs-tab';
@@ -76,6 +77,7 @@ export function RunPage() {
     },
   });
   const agent = useQuery({ queryKey: ['agent', agentId], queryFn: () => unwrap(api.GET('/v1/agents/{agent_id}', { params: { path: { agent_id: agentId } } })) });
+  usePageTitle(`Run ${run.data?.run.run_number ?? ''} · ${agent.data ? agentLabel(agent.data.agent) : 'Agent'}`);
   if (run.isPending) return <Loading what="the run" />;
   if (run.isError) return <ErrorNote error={run.error} />;
   const r = run.data.run;
@@ -87,10 +89,10 @@ export function RunPage() {
         <Link to="/agents">Agents</Link> / <Link to={`/agents/${agentId}`}>{agent.data ? agentLabel(agent.data.agent) : 'Agent'}</Link> /
       </p>
       <div className="section-head">
-        <h2>
+        <h1>
           Run {r.run_number}
           {facts.title && <span className="muted"> · {facts.title}</span>}
-        </h2>
+        </h1>
         <StatusBadge status={r.status} />
         <span className="spacer" />
         {!r.is_finished && (

@@ -5,6 +5,7 @@ import { api, unwrap } from '../api';
 import { ErrorNote, Loading } from '../components/feedback';
 import { ThemeToggle } from '../components/layout';
 import { useSignedIn } from '../session';
+import { usePageTitle } from '../components/page-title';
 
 interface SetupForm {
   setup_token: string;
@@ -15,6 +16,7 @@ interface SetupForm {
 
 /** First run: the operator creates the first user with the setup token `npm start` printed. Gone once a user can sign in. */
 export function SetupPage() {
+  usePageTitle('First run');
   const navigate = useNavigate();
   const signedIn = useSignedIn();
   const status = useQuery({ queryKey: ['setup-status'], queryFn: () => unwrap(api.GET('/v1/console/setup')) });
