@@ -7,7 +7,7 @@ import { eventually } from '../support/eventually';
 import { expectProblem, http } from '../support/http';
 import { TestSystem } from '../support/test-system';
 import { User, freshUser } from '../support/test-users';
-import { VictimSample, expectVictimUnharmed as expectUnharmed, percentile, victimUnderAttack } from '../support/victim-latency';
+import { VictimSample, attackAtRate, expectVictimUnharmed as expectUnharmed, percentile, victimUnderAttack } from '../support/victim-latency';
 
 /** Failed inbound calls (and requests without a verified key) one address may make per window. */
 const ADDRESS_ALLOWANCE = 30;
@@ -121,19 +121,6 @@ describe('Hardening: inbound endpoints and templates', () => {
     return statuses;
   }
 
-  /** Calls `shoot` `perSecond` times a second, not waiting for answers (as a sender does), until told to stop; counts the statuses. */
-  async function attackAtRate(signal: AbortSignal, perSecond: number, shoot: (i: number) => Promise<number>): Promise<Map<number, number>> {
-    const started = performance.now();
-    const shots: Promise<number>[] = [];
-    while (!signal.aborted) {
-      shots.push(shoot(shots.length));
-      const next = started + (shots.length * 1000) / perSecond;
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - performance.now())));
-    }
-    const statuses = new Map<number, number>();
-    for (const s of await Promise.all(shots)) statuses.set(s, (statuses.get(s) ?? 0) + 1);
-    return statuses;
-  }
 
   it('(a) a template bomb renders on its budget: another tenant’s schedule list and inbound calls keep their latency', async () => {
     // The worst the rules allow: as many nested sections over one array as 10,000 characters hold.

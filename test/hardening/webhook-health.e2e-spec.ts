@@ -4,7 +4,7 @@ import { PACING_HORIZON_MS } from '../../apps/webhook-delivery/src/history/redel
 import { expectProblem, http } from '../support/http';
 import { TestSystem } from '../support/test-system';
 import { User, freshUser } from '../support/test-users';
-import { VictimSample, expectVictimUnharmed as expectUnharmed, percentile, victimUnderAttack } from '../support/victim-latency';
+import { VictimSample, attackAtRate, expectVictimUnharmed as expectUnharmed, percentile, victimUnderAttack } from '../support/victim-latency';
 import { Receiver } from '../support/webhook-receiver';
 
 const TEST_EVENTS_PER_WEBHOOK = 5;
@@ -67,19 +67,6 @@ describe('Hardening: test events and bulk redelivery', () => {
     return { agentId, path: `/v1/agents/${agentId}/webhooks/${created.body.webhook_id}` };
   }
 
-  /** Calls `shoot` `perSecond` times a second, not waiting for answers, until told to stop; counts the statuses. */
-  async function attackAtRate(signal: AbortSignal, perSecond: number, shoot: (i: number) => Promise<number>): Promise<Map<number, number>> {
-    const started = performance.now();
-    const shots: Promise<number>[] = [];
-    while (!signal.aborted) {
-      shots.push(shoot(shots.length));
-      const next = started + (shots.length * 1000) / perSecond;
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - performance.now())));
-    }
-    const statuses = new Map<number, number>();
-    for (const s of await Promise.all(shots)) statuses.set(s, (statuses.get(s) ?? 0) + 1);
-    return statuses;
-  }
 
   it("a tenant's flood of test events and bulk redeliveries, on its own webhooks and the victim's, neither delays nor reaches the victim's", async () => {
     // Five agents, taken in turn: the victim's runs never wait for each other (at most 5 execute per agent).

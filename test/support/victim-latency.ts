@@ -67,3 +67,17 @@ export function expectVictimUnharmed(result: { baseline: VictimSample; underAtta
   expect({ verdict, failures: failures.length }).toEqual({ verdict, failures: 0 });
   expect({ verdict, within: during <= factor * Math.max(before, FLOOR_MS) }).toEqual({ verdict, within: true });
 }
+
+/** Calls `shoot` `perSecond` times a second, not waiting for answers (as a sender does), until told to stop; counts the statuses. */
+export async function attackAtRate(signal: AbortSignal, perSecond: number, shoot: (i: number) => Promise<number>): Promise<Map<number, number>> {
+  const started = performance.now();
+  const shots: Promise<number>[] = [];
+  while (!signal.aborted) {
+    shots.push(shoot(shots.length));
+    const next = started + (shots.length * 1000) / perSecond;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - performance.now())));
+  }
+  const statuses = new Map<number, number>();
+  for (const s of await Promise.all(shots)) statuses.set(s, (statuses.get(s) ?? 0) + 1);
+  return statuses;
+}
