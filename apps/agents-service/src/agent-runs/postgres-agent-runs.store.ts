@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { AgentOfUser, AgentStartContext, OwnedAgent } from '@aas/contracts';
+import { AgentOfUser, AgentStartContext, LiveAgent, OwnedAgent } from '@aas/contracts';
 import { DataSource } from 'typeorm';
 import { AgentContextRow, AgentRunsStore, BuildRunSnapshot, RunSnapshot } from './agent-runs.store';
 
@@ -35,6 +35,15 @@ export class PostgresAgentRunsStore extends AgentRunsStore {
          FROM agents a JOIN users u ON u.id = a.user_id
         WHERE (a.id, a.user_id) IN (SELECT * FROM unnest($1::uuid[], $2::uuid[]))`,
       [pairs.map((a) => a.agent_id), pairs.map((a) => a.user_id)],
+    );
+  }
+
+  liveAgents(userId: string, only: { workspaceId?: string; agentId?: string }): Promise<LiveAgent[]> {
+    return this.dataSource.query(
+      `SELECT id AS agent_id, seq::float8 AS generation FROM agents
+        WHERE user_id = $1 AND ($2::uuid IS NULL OR workspace_id = $2) AND ($3::uuid IS NULL OR id = $3)
+        ORDER BY seq`,
+      [userId, only.workspaceId ?? null, only.agentId ?? null],
     );
   }
 
