@@ -58,7 +58,8 @@ try {
   const otherId = (await api(system.url, KEY, 'POST', '/v1/agents', {})).body.agent.agent_id;
   const across = ACROSS_AGENTS ? await agentsAcross(system.url, ACROSS_AGENTS) : undefined;
   const vacuumed = UNVACUUMED < 1 ? `, the newest ${UNVACUUMED * 100} % after VACUUM` : '';
-  process.stderr.write(`  writing ${RUNS} runs for one agent (and ${RUNS / 10} for another)${vacuumed}...\n`);
+  const spread = across ? `over ${ACROSS_AGENTS} agents` : `for one agent (and ${RUNS / 10} for another)`;
+  process.stderr.write(`  writing ${RUNS} runs ${spread}${vacuumed}...\n`);
   // Run n started n minutes ago: the newest runs have the lowest numbers.
   const writeRuns = (agent, from, to) =>
     pg.query(

@@ -53,16 +53,30 @@ export class PostgresRunListStore extends RunListStore {
   }
 
   async countAcrossAgents(userId: string, agents: LiveAgent[], query: ListRunsQuery, exactUpTo: number): Promise<RunTotal> {
-    const [matching, parameters] = this.acrossAgents(userId, agents, query).select('1').getQueryAndParameters();
-    const [{ total }] = await this.dataSource.query(`SELECT count(*)::int AS total FROM (${matching} LIMIT ${exactUpTo + 1}) m`, parameters);
-    if (total <= exactUpTo) return { total, estimate: false };
     const fromCounts = runListCountAcrossAgentsQuery(query, userId, agents.map((a) => a.agent_id));
-    if (fromCounts) {
+    if (fromCounts && !(await this.holdsEarlierGenerations(agents))) {
       const [row] = await this.dataSource.query(fromCounts.sql, fromCounts.parameters);
       return { total: Number(row.total), estimate: false };
     }
+    const [matching, parameters] = this.acrossAgents(userId, agents, query).select('1').getQueryAndParameters();
+    const [{ total }] = await this.dataSource.query(`SELECT count(*)::int AS total FROM (${matching} LIMIT ${exactUpTo + 1}) m`, parameters);
+    if (total <= exactUpTo) return { total, estimate: false };
     const [{ 'QUERY PLAN': [plan] }] = await this.dataSource.query(`EXPLAIN (FORMAT JSON) ${matching}`, parameters);
     return { total: Math.max(exactUpTo + 1, Math.round(plan.Plan['Plan Rows'])), estimate: true };
+  }
+
+  /**
+   * Whether runs of an earlier agent that had one of these ids are still here (deleted, their cleanup
+   * pending): the kept counts, which do not tell generations apart, would count them.
+   */
+  private async holdsEarlierGenerations(agents: LiveAgent[]): Promise<boolean> {
+    const [{ held }] = await this.dataSource.query(
+      `SELECT EXISTS (
+         SELECT 1 FROM agent_generations g JOIN unnest($1::uuid[], $2::bigint[]) AS live(agent_id, generation) USING (agent_id)
+          WHERE g.generation <> live.generation) AS held`,
+      [agents.map((a) => a.agent_id), agents.map((a) => a.generation)],
+    );
+    return held;
   }
 
   /**

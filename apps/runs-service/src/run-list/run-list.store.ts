@@ -16,8 +16,8 @@ export abstract class RunListStore {
   abstract pageAcrossAgents(userId: string, agents: LiveAgent[], query: ListRunsQuery, offset: number, limit: number): Promise<RunEntity[]>;
 
   /**
-   * How many runs of `agents` and user the filters match: counted when at most `exactUpTo`, else from the
-   * kept counts when the filters allow (exact), else the planner's estimate (marked as one).
+   * How many runs of `agents` and user the filters match: from the kept counts when the filters allow
+   * (exact), else counted when at most `exactUpTo`, else the planner's estimate (marked as one).
    */
   abstract countAcrossAgents(userId: string, agents: LiveAgent[], query: ListRunsQuery, exactUpTo: number): Promise<RunTotal>;
 

@@ -45,6 +45,7 @@ describe('PostgresRunListStore across agents', () => {
     const fromB = await insertRuns(user, b, 7, ['b1'], new Date(t.getTime() + 1500));
     const legacy = await insertRuns(user, b, null, ['b0'], new Date(t.getTime() - 10_000));
     await insertRuns(user, b, 6, ['an earlier agent that had the same id'], t);
+    await pool.query('INSERT INTO agent_generations (agent_id, user_id, generation) VALUES ($1, $2, 6)', [b, user]);
     await insertRuns(other, a, 1, ['not theirs'], t);
     const live = [{ agent_id: a, generation: 1 }, { agent_id: b, generation: 7 }];
 
@@ -54,9 +55,10 @@ describe('PostgresRunListStore across agents', () => {
     expect((await store.pageAcrossAgents(user, [live[0]], {}, 0, 10)).map((r) => r.id)).toEqual([fromA[1], fromA[0]]);
     expect(await store.pageAcrossAgents(other, live, { filter_goal: 'b' }, 0, 10)).toEqual([]);
     expect(await store.countAcrossAgents(user, live, {}, 100)).toEqual({ total: 4, estimate: false });
+    expect(await store.countAcrossAgents(user, live, { filter_status: 'in_progress' }, 100)).toEqual({ total: 4, estimate: false });
   });
 
-  it('counts exactly up to the bound; beyond, exact from the kept counts when the filters allow, else an estimate', async () => {
+  it('counts from the kept counts when the filters allow, else exactly up to the bound and an estimate beyond', async () => {
     const [user, a] = [randomUUID(), randomUUID()];
     await insertRuns(user, a, 1, ['deploy 1', 'deploy 2', 'deploy 3', 'deploy 4', 'backup'], new Date('2026-02-01T00:00:00Z'));
     const live = [{ agent_id: a, generation: 1 }];
