@@ -43,7 +43,7 @@ export class AgentContextHandlers {
       generation: Number(row.generation),
       user_email: row.user_email,
       deployment_state: row.deployment_state,
-      instructions: row.content === null ? null : { content: row.content, plan_steps: row.plan_steps ?? [] },
+      instructions: row.content === null ? null : { content: row.content, plan_steps: row.plan_steps ?? [], version_id: Number(row.version_id) },
     };
   }
 

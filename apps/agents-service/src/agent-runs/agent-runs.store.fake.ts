@@ -21,6 +21,7 @@ export class FakeAgentRunsStore implements AgentRunsStore {
       deployment_state: agent.deploymentState,
       content: instructions?.content ?? null,
       plan_steps: instructions?.planSteps ?? null,
+      version_id: instructions ? String(instructions.versionId) : null,
     };
   }
 

@@ -8,6 +8,7 @@ export interface AgentContextRow {
   deployment_state: AgentContext['deployment_state'];
   content: string | null;
   plan_steps: unknown[] | null;
+  version_id: string | null;
 }
 
 /** Where a run stands, for the agent fields that summarise its runs. */

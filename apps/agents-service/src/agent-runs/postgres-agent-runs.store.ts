@@ -21,7 +21,7 @@ export class PostgresAgentRunsStore extends AgentRunsStore {
 
   async context(agentId: string, userId: string): Promise<AgentContextRow | undefined> {
     const [row]: AgentContextRow[] = await this.dataSource.query(
-      `SELECT a.id AS agent_id, a.seq AS generation, u.email AS user_email, a.deployment_state, i.content, i.plan_steps
+      `SELECT a.id AS agent_id, a.seq AS generation, u.email AS user_email, a.deployment_state, i.content, i.plan_steps, i.version_id
          FROM agents a JOIN users u ON u.id = a.user_id LEFT JOIN instructions i ON i.agent_id = a.id
         WHERE a.id = $1 AND a.user_id = $2`,
       [agentId, userId],

@@ -40,7 +40,7 @@ export interface OwnedAgent {
 export interface AgentContext extends OwnedAgent {
   user_email: string;
   /** `plan_steps` is always an array, empty when the instructions have none (runtime-protocol.md). */
-  instructions: { content: string; plan_steps: unknown[] } | null;
+  instructions: { content: string; plan_steps: unknown[]; /** The version these are (GET …/instructions/history). */ version_id: number } | null;
 }
 
 /** Most runs started by one batch request (a scheduler splits larger groups of fires). */
