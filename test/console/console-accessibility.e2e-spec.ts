@@ -1,0 +1,124 @@
+/// <reference lib="dom" />
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { runCli } from '../support/admin-cli';
+import { DESKTOP, buildConsole, launchChromium } from '../support/browser';
+import { eventually } from '../support/eventually';
+import { http } from '../support/http';
+import { TestRuntime, lines } from '../support/test-runtime';
+import { TestSystem } from '../support/test-system';
+import { Receiver } from '../support/webhook-receiver';
+import { seriousViolations } from './axe-scan';
+
+/*
+ * Issue #30 item 7: every page of the console passes axe-core (no serious or critical violation) in
+ * the light and the dark theme; confirmations are dialogs; a deep link survives sign-in; relative
+ * times tick; keyboard shortcuts.
+ */
+const PASSWORD = 'a long console password';
+const SECRET = 'runtime-secret-0123456789abcdef!';
+const THEMES = ['light', 'dark'] as const;
+
+describe('The console, accessible', () => {
+  let built: ReturnType<typeof buildConsole>;
+  let runtime: TestRuntime;
+  let receiver: Receiver;
+  let system: TestSystem;
+  let base: string;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const pageErrors: string[] = [];
+  let apiKey = '';
+  let agentId = '';
+  let runId = '';
+  let webhookId = '';
+  let receiverUrl = '';
+
+  beforeAll(async () => {
+    built = buildConsole();
+    runtime = await TestRuntime.start();
+    runtime.handler = lines({ type: 'step', title: 'one step' }, { type: 'completed', outcome: 'success', summary: 'done' });
+    receiver = new Receiver();
+    receiverUrl = await receiver.start();
+    receiver.answer = (path) => ({ status: path === '/failing' ? 503 : 204 });
+    system = await TestSystem.start({
+      gatewayEnv: { CONSOLE_DIR: built.directory },
+      runsEnv: { AGENT_RUNTIME_URL: runtime.url, AGENT_RUNTIME_SECRET: SECRET },
+      webhooksEnv: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' },
+    });
+    base = system.url();
+    browser = await launchChromium();
+    // Reduced motion: Pico CSS then skips its colour transitions, so a theme switch is complete when axe looks.
+    context = await browser.newContext({ viewport: DESKTOP, reducedMotion: 'reduce' });
+    page = await context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !/the server responded with a status of 4\d\d/.test(message.text())) pageErrors.push(message.text());
+    });
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await system?.stop();
+    await runtime?.close();
+    await receiver?.close();
+    built?.remove();
+  });
+
+  /** The page in both themes: no serious or critical axe-core violation in either. */
+  async function expectAccessible(what: string): Promise<void> {
+    const found: Record<string, unknown> = {};
+    for (const theme of THEMES) {
+      await page.evaluate((t) => document.documentElement.setAttribute('data-theme', t), theme);
+      const violations = await seriousViolations(page);
+      if (violations.length > 0) found[theme] = violations;
+    }
+    await page.evaluate(() => document.documentElement.removeAttribute('data-theme'));
+    expect({ page: what, violations: found }).toEqual({ page: what, violations: {} });
+  }
+
+  it('first-run setup and sign-in pages', async () => {
+    await page.goto(`${base}/console/`);
+    await page.waitForURL('**/console/setup');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await expectAccessible('setup');
+    apiKey = (await runCli(system, ['users', 'create', '--email', 'ada@example.test'])).api_key;
+    await runCli(system, ['users', 'set-password', '--email', 'ada@example.test'], PASSWORD);
+    await page.goto(`${base}/console/login`);
+    await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    await expectAccessible('login');
+    await page.getByLabel('Email').fill('ada@example.test');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL('**/console/agents');
+  });
+
+  it('every signed-in page', async () => {
+    agentId = (await http(base, 'POST', '/v1/agents', { key: apiKey, body: {} })).body.agent.agent_id;
+    await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: apiKey, body: { run_mode: 'build' } });
+    await eventually('deployed', async () => (await http(base, 'GET', `/v1/agents/${agentId}`, { key: apiKey })).body.agent.deployment_state, (s) => s === 'deployed');
+    webhookId = (await http(base, 'POST', `/v1/agents/${agentId}/webhooks`, { key: apiKey, body: { url: `${receiverUrl}/failing`, events: ['run.completed'] } })).body.webhook_id;
+    await http(base, 'PUT', `/v1/agents/${agentId}/schedule`, { key: apiKey, body: { cron: '0 0 9 ? * MON-FRI *', timezone: 'Europe/Paris', paused: true } });
+    runId = (await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: apiKey, body: { user_message: 'a run' } })).body.run.run_id;
+    await eventually('a failed delivery', () => receiver.on('/failing').length, (n) => n >= 1);
+    await http(base, 'POST', `/v1/workspaces`, { key: apiKey, body: { name: 'Nightly' } });
+    const pages: Array<[string, string, string]> = [
+      ['agents', '/agents', 'All agents'],
+      ['runs tab', `/agents/${agentId}`, ''],
+      ['instructions', `/agents/${agentId}/instructions`, ''],
+      ['schedule', `/agents/${agentId}/schedule`, ''],
+      ['triggers', `/agents/${agentId}/triggers`, ''],
+      ['webhooks', `/agents/${agentId}/webhooks`, ''],
+      ['deliveries', `/agents/${agentId}/webhooks/${webhookId}`, 'Deliveries'],
+      ['run', `/agents/${agentId}/runs/${runId}`, ''],
+      ['api keys', '/settings/api-keys', ''],
+      ['not found', '/nowhere', ''],
+    ];
+    for (const [what, path] of pages) {
+      await page.goto(`${base}/console${path}`);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached' });
+      await expectAccessible(what);
+    }
+  });
+});
