@@ -38,6 +38,11 @@ describe('The console, accessible', () => {
     built = buildConsole();
     runtime = await TestRuntime.start();
     runtime.handler = lines({ type: 'step', title: 'one step' }, { type: 'completed', outcome: 'success', summary: 'done' });
+    // A run that goes on until it is cancelled (the runtime's connection closed).
+    runtime.script('hold on', async (reply) => {
+      reply.line({ type: 'step', title: 'waiting' });
+      await reply.closed;
+    });
     receiver = new Receiver();
     receiverUrl = await receiver.start();
     receiver.answer = (path) => ({ status: path === '/failing' ? 503 : 204 });
@@ -120,5 +125,104 @@ describe('The console, accessible', () => {
       await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached' });
       await expectAccessible(what);
     }
+  });
+
+  it('keeps a deep link through sign-in', async () => {
+    const visitor = await browser.newContext({ viewport: DESKTOP, reducedMotion: 'reduce' });
+    try {
+      const tab = await visitor.newPage();
+      const deep = `/console/agents/${agentId}/webhooks/${webhookId}?status=failed`;
+      await tab.goto(`${base}${deep}`);
+      await tab.waitForURL(/\/console\/login\?next=/);
+      await tab.getByLabel('Email').fill('ada@example.test');
+      await tab.getByLabel('Password').fill(PASSWORD);
+      await tab.getByRole('button', { name: 'Sign in' }).click();
+      await tab.waitForURL(`${base}${deep}`);
+      await tab.getByRole('heading', { level: 1, name: 'Deliveries' }).waitFor();
+      // Another site's address in ?next= is not followed.
+      await tab.getByRole('button', { name: 'Sign out' }).click();
+      await tab.goto(`${base}/console/login?next=${encodeURIComponent('//evil.example/x')}`);
+      await tab.getByLabel('Email').fill('ada@example.test');
+      await tab.getByLabel('Password').fill(PASSWORD);
+      await tab.getByRole('button', { name: 'Sign in' }).click();
+      await tab.waitForURL(`${base}/console/agents`);
+    } finally {
+      await visitor.close();
+    }
+  });
+
+  it('ticks relative times without a reload', async () => {
+    await page.goto(`${base}/console/agents/${agentId}/runs/${runId}`);
+    const started = page.locator('.facts time').first();
+    await started.waitFor();
+    const first = await started.textContent();
+    expect(first).toMatch(/ago$/);
+    await eventually('the time to move on', () => started.textContent(), (text) => text !== first, 5000);
+  });
+
+  it('asks before cancelling a run, in a dialog that Escape closes', async () => {
+    const held = (await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: apiKey, body: { user_message: 'hold on' } })).body.run;
+    await page.goto(`${base}/console/agents/${agentId}/runs/${held.run_id}`);
+    await page.getByTestId('stream-state').getByText('live').waitFor();
+    const cancel = page.getByRole('button', { name: 'Cancel run' });
+    await cancel.click();
+    const dialog = page.getByRole('dialog', { name: `Cancel run ${held.run_number}?` });
+    await dialog.getByText('The agent is stopped where it is').waitFor();
+    // Focus is in the dialog, on the harmless choice.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Keep it running');
+    await expectAccessible('run, cancel dialog open');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await cancel.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect((await http(base, 'GET', `/v1/agents/${agentId}/runs/${held.run_id}`, { key: apiKey })).body.run.is_finished).toBe(false);
+    await cancel.click();
+    await dialog.getByRole('button', { name: 'Cancel the run' }).click();
+    await page.getByTestId('stream-state').getByText('ended').waitFor();
+    expect((await http(base, 'GET', `/v1/agents/${agentId}/runs/${held.run_id}`, { key: apiKey })).body.run.status).toBe('stopped');
+  });
+
+  it('has keyboard shortcuts: / searches, g a goes to the agents, ? lists them', async () => {
+    await page.goto(`${base}/console/agents/${agentId}`);
+    await page.getByRole('table', { name: 'Runs' }).waitFor();
+    await page.keyboard.press('/');
+    expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.closest('label')?.textContent)).toBe('Goal contains');
+    await page.keyboard.type('g a');
+    expect(page.url()).toMatch(/\/console\/agents\/[0-9a-f-]{36}$/); // typed into the field: text, not a shortcut
+    await page.locator('h1').click();
+    await page.keyboard.press('g');
+    await page.keyboard.press('a');
+    await page.waitForURL(`${base}/console/agents`);
+    await page.keyboard.press('?');
+    const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await help.waitFor();
+    const listed = await help.locator('tbody tr td:first-child').allTextContents();
+    expect(listed).toEqual(['/', 'g then a', 'g then k', '?']);
+    await expectAccessible('keyboard shortcuts dialog');
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'hidden' });
+  });
+
+  it('deletes a workspace with its agents only once its name is typed', async () => {
+    const doomed = (await http(base, 'POST', '/v1/agents', { key: apiKey, body: {} })).body.agent.agent_id;
+    const workspaceId = (await http(base, 'POST', '/v1/workspaces', { key: apiKey, body: { name: 'Old jobs' } })).body.workspace.workspace_id;
+    await http(base, 'POST', `/v1/agents/${doomed}/move`, { key: apiKey, body: { workspace_id: workspaceId } });
+    await page.goto(`${base}/console/agents`);
+    await page.getByRole('button', { name: 'Delete Old jobs' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete the workspace Old jobs?' });
+    await dialog.getByText('Its agent, with their runs').waitFor();
+    const confirm = dialog.getByRole('button', { name: 'Delete workspace and agents' });
+    expect(await confirm.isDisabled()).toBe(true);
+    await expectAccessible('agents, typed confirmation open');
+    await dialog.getByLabel('Type Old jobs to confirm').fill('old jobs');
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByLabel('Type Old jobs to confirm').fill('Old jobs');
+    await confirm.click();
+    await page.getByRole('button', { name: 'Delete Old jobs' }).waitFor({ state: 'detached' });
+    expect((await http(base, 'GET', `/v1/agents/${doomed}`, { key: apiKey })).status).toBe(404);
+    expect((await http(base, 'GET', `/v1/agents/${agentId}`, { key: apiKey })).status).toBe(200);
+  });
+
+  it('ran without script errors or CSP violations', () => {
+    expect(pageErrors).toEqual([]);
   });
 });

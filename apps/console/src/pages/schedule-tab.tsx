@@ -9,6 +9,7 @@ import { ErrorNote, Loading } from '../components/feedback';
 import { StatusBadge } from '../components/status-badge';
 import { When, formatInZone, isTimeZone } from '../components/time';
 import { useAgent } from './agent-page';
+import { ConfirmButton } from '../components/confirm-button';
 
 interface ScheduleForm {
   cron: string;
@@ -150,15 +151,9 @@ export function ScheduleTab() {
                 Pause
               </button>
             )}
-            <button
-              type="button"
-              className="secondary outline"
-              onClick={() => {
-                if (confirm('Delete the schedule?')) remove.mutate();
-              }}
-            >
+            <ConfirmButton title="Delete the schedule?" message={<p>The agent stops being started on this schedule; runs already started go on.</p>} confirmLabel="Delete schedule" busy={remove.isPending} onConfirm={() => remove.mutate()}>
               Delete schedule
-            </button>
+            </ConfirmButton>
           </div>
           <ErrorNote error={pause.error ?? resume.error ?? remove.error} />
         </article>

@@ -9,6 +9,7 @@ import { Empty, ErrorNote, Loading } from '../components/feedback';
 import { StatusBadge } from '../components/status-badge';
 import { When } from '../components/time';
 import { useAgent } from './agent-page';
+import { ConfirmButton } from '../components/confirm-button';
 
 type Webhook = Schemas['WebhookDto'];
 export const WEBHOOK_EVENTS = ['run.started', 'run.completed', 'run.failed', 'run.stopped', 'run.paused'] as const;
@@ -141,15 +142,15 @@ function WebhookCard({ webhook }: { webhook: Webhook }) {
             >
               {webhook.status === 'active' ? 'Disable' : 'Enable'}
             </button>
-            <button
-              type="button"
-              className="secondary outline"
-              onClick={() => {
-                if (confirm(`Delete the webhook to ${webhook.url}?`)) remove.mutate();
-              }}
+            <ConfirmButton
+              title="Delete the webhook?"
+              message={<p>Nothing more is sent to <code>{webhook.url}</code>; its delivery log goes with it.</p>}
+              confirmLabel="Delete webhook"
+              busy={remove.isPending}
+              onConfirm={() => remove.mutate()}
             >
               Delete
-            </button>
+            </ConfirmButton>
           </div>
         )}
         <ErrorNote error={update.error ?? remove.error} />
