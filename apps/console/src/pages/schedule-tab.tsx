@@ -10,6 +10,7 @@ import { StatusBadge } from '../components/status-badge';
 import { When, formatInZone, isTimeZone } from '../components/time';
 import { useAgent } from './agent-page';
 import { ConfirmButton } from '../components/confirm-button';
+import { CronHelp } from '../cron/cron-help';
 
 interface ScheduleForm {
   cron: string;
@@ -162,20 +163,23 @@ export function ScheduleTab() {
       )}
       <form onSubmit={form.handleSubmit((values) => save.mutate(values))} noValidate>
         <div className="grid">
-          <label>
-            Cron (sec min hour day-of-month month day-of-week year)
-            <input className="mono" spellCheck={false} aria-invalid={preview.isError ? true : undefined} {...form.register('cron', { required: true })} />
-            <small>
-              {EXAMPLES.map(([expression, meaning], i) => (
-                <span key={expression}>
-                  {i > 0 && ' · '}
-                  <button type="button" className="link" onClick={() => form.setValue('cron', expression, { shouldDirty: true })}>
-                    {meaning}
-                  </button>
-                </span>
-              ))}
-            </small>
-          </label>
+          <div>
+            <label>
+              Cron (sec min hour day-of-month month day-of-week year)
+              <input className="mono" spellCheck={false} aria-invalid={preview.isError ? true : undefined} {...form.register('cron', { required: true })} />
+              <small>
+                {EXAMPLES.map(([expression, meaning], i) => (
+                  <span key={expression}>
+                    {i > 0 && ' · '}
+                    <button type="button" className="link" onClick={() => form.setValue('cron', expression, { shouldDirty: true })}>
+                      {meaning}
+                    </button>
+                  </span>
+                ))}
+              </small>
+            </label>
+            <CronHelp expression={cron} onUse={(quartz) => form.setValue('cron', quartz, { shouldDirty: true })} />
+          </div>
           <div>
             <label htmlFor="schedule-timezone">Timezone</label>
             <input
