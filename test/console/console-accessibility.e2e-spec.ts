@@ -1,7 +1,9 @@
 /// <reference lib="dom" />
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { runCli } from '../support/admin-cli';
-import { DESKTOP, buildConsole, launchChromium } from '../support/browser';
+import { DESKTOP, PHONE, buildConsole, launchChromium } from '../support/browser';
 import { eventually } from '../support/eventually';
 import { http } from '../support/http';
 import { TestRuntime, lines } from '../support/test-runtime';
@@ -13,10 +15,13 @@ import { seriousViolations } from './axe-scan';
  * Issue #30 item 7: every page of the console passes axe-core (no serious or critical violation) in
  * the light and the dark theme; confirmations are dialogs; a deep link survives sign-in; relative
  * times tick; keyboard shortcuts.
+ *
+ * CONSOLE_SCREENSHOTS=<dir> saves the dialogs at desktop and phone width, light and dark.
  */
 const PASSWORD = 'a long console password';
 const SECRET = 'runtime-secret-0123456789abcdef!';
 const THEMES = ['light', 'dark'] as const;
+const SCREENSHOTS = process.env.CONSOLE_SCREENSHOTS;
 
 describe('The console, accessible', () => {
   let built: ReturnType<typeof buildConsole>;
@@ -80,6 +85,19 @@ describe('The console, accessible', () => {
     }
     await page.evaluate(() => document.documentElement.removeAttribute('data-theme'));
     expect({ page: what, violations: found }).toEqual({ page: what, violations: {} });
+  }
+
+  /** The page as it is, light at desktop width and dark at phone width (only with CONSOLE_SCREENSHOTS). */
+  async function shot(name: string): Promise<void> {
+    if (!SCREENSHOTS) return;
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'light'));
+    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-desktop.png`) });
+    await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'dark'));
+    await page.setViewportSize(PHONE);
+    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-dark-phone.png`) });
+    await page.setViewportSize(DESKTOP);
+    await page.evaluate(() => document.documentElement.removeAttribute('data-theme'));
   }
 
   it('first-run setup and sign-in pages', async () => {
@@ -171,6 +189,7 @@ describe('The console, accessible', () => {
     // Focus is in the dialog, on the harmless choice.
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Keep it running');
     await expectAccessible('run, cancel dialog open');
+    await shot('console-confirm-cancel-run');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
     expect(await cancel.evaluate((el) => el === document.activeElement)).toBe(true);
@@ -198,6 +217,7 @@ describe('The console, accessible', () => {
     const listed = await help.locator('tbody tr td:first-child').allTextContents();
     expect(listed).toEqual(['/', 'g then a', 'g then k', '?']);
     await expectAccessible('keyboard shortcuts dialog');
+    await shot('console-shortcuts');
     await page.keyboard.press('Escape');
     await help.waitFor({ state: 'hidden' });
   });
@@ -216,6 +236,7 @@ describe('The console, accessible', () => {
     await dialog.getByLabel('Type Old jobs to confirm').fill('old jobs');
     expect(await confirm.isDisabled()).toBe(true);
     await dialog.getByLabel('Type Old jobs to confirm').fill('Old jobs');
+    await shot('console-confirm-workspace');
     await confirm.click();
     await page.getByRole('button', { name: 'Delete Old jobs' }).waitFor({ state: 'detached' });
     expect((await http(base, 'GET', `/v1/agents/${doomed}`, { key: apiKey })).status).toBe(404);

@@ -1,4 +1,4 @@
-import { type ReactNode, useId, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 
 interface ConfirmButtonProps {
   /** The button's text ("Delete"), and its accessible name unless `label` says more. */
@@ -26,9 +26,14 @@ interface ConfirmButtonProps {
  */
 export function ConfirmButton({ children, label, className = 'secondary outline', title, message, confirmLabel, typed, dismissLabel = 'Cancel', busy, onConfirm }: ConfirmButtonProps) {
   const dialog = useRef<HTMLDialogElement>(null);
+  // The dialog's content exists only while it is open: closed, it adds no text to the page.
+  const [open, setOpen] = useState(false);
   const [typedText, setTypedText] = useState('');
   const id = useId();
   const close = () => dialog.current?.close();
+  useEffect(() => {
+    if (open && !dialog.current?.open) dialog.current?.showModal();
+  }, [open]);
   const ready = typed === undefined || typedText === typed;
   return (
     <>
@@ -40,29 +45,30 @@ export function ConfirmButton({ children, label, className = 'secondary outline'
         aria-busy={busy}
         onClick={() => {
           setTypedText('');
-          dialog.current?.showModal();
+          setOpen(true);
         }}
       >
         {children}
       </button>
-      <dialog ref={dialog} aria-labelledby={`${id}-title`} aria-describedby={`${id}-message`} className="confirm-dialog">
-        <article>
-          <h2 id={`${id}-title`}>{title}</h2>
-          <div id={`${id}-message`}>{message}</div>
-          <form
-            method="dialog"
-            onSubmit={(event) => {
-              event.preventDefault();
-              if (!ready) return;
-              close();
-              onConfirm();
-            }}
-          >
-            {typed !== undefined && (
-              <label>
-                Type <strong className="mono">{typed}</strong> to confirm
-                <input value={typedText} onChange={(event) => setTypedText(event.target.value)} autoComplete="off" spellCheck={false} />
-              </label>
+      <dialog ref={dialog} aria-labelledby={`${id}-title`} aria-describedby={`${id}-message`} className="confirm-dialog" onClose={() => setOpen(false)}>
+        {open && (
+          <article>
+            <h2 id={`${id}-title`}>{title}</h2>
+            <div id={`${id}-message`}>{message}</div>
+            <form
+              method="dialog"
+              onSubmit={(event) => {
+                event.preventDefault();
+                if (!ready) return;
+                close();
+                onConfirm();
+              }}
+            >
+              {typed !== undefined && (
+                <label>
+                  Type <strong className="mono">{typed}</strong> to confirm
+                  <input value={typedText} onChange={(event) => setTypedText(event.target.value)} autoComplete="off" spellCheck={false} />
+                </label>
             )}
             <footer className="row-actions">
               <button type="button" className="secondary" onClick={close}>
@@ -74,6 +80,7 @@ export function ConfirmButton({ children, label, className = 'secondary outline'
             </footer>
           </form>
         </article>
+        )}
       </dialog>
     </>
   );

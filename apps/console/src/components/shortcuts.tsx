@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { SHORTCUTS, type ShortcutAction, ShortcutReader, isTyping } from './keyboard-shortcuts';
 
@@ -16,12 +16,17 @@ function focusSearch(): boolean {
 export function KeyboardShortcuts() {
   const navigate = useNavigate();
   const help = useRef<HTMLDialogElement>(null);
+  // The list exists only while it is shown: closed, it adds no text to the page.
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    if (open && !help.current?.open) help.current?.showModal();
+  }, [open]);
   useEffect(() => {
     const reader = new ShortcutReader();
     const perform = (action: ShortcutAction): boolean => {
       if ('go' in action) void navigate(action.go);
       else if ('focus' in action) return focusSearch();
-      else if (!help.current?.open) help.current?.showModal();
+      else setOpen(true);
       return true;
     };
     const onKey = (event: KeyboardEvent) => {
@@ -33,38 +38,40 @@ export function KeyboardShortcuts() {
     return () => document.removeEventListener('keydown', onKey);
   }, [navigate]);
   return (
-    <dialog ref={help} aria-labelledby="shortcuts-title" className="confirm-dialog">
-      <article>
-        <h2 id="shortcuts-title">Keyboard shortcuts</h2>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Keys</th>
-              <th scope="col">What they do</th>
-            </tr>
-          </thead>
-          <tbody>
-            {SHORTCUTS.map((shortcut) => (
-              <tr key={shortcut.keys.join(' ')}>
-                <td>
-                  {shortcut.keys.map((key, i) => (
-                    <span key={i}>
-                      {i > 0 && ' then '}
-                      <kbd>{key}</kbd>
-                    </span>
-                  ))}
-                </td>
-                <td>{shortcut.does}</td>
+    <dialog ref={help} aria-labelledby="shortcuts-title" className="confirm-dialog" onClose={() => setOpen(false)}>
+      {open && (
+        <article>
+          <h2 id="shortcuts-title">Keyboard shortcuts</h2>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Keys</th>
+                <th scope="col">What they do</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-        <form method="dialog" className="row-actions">
-          <button type="submit" className="secondary">
-            Close
-          </button>
-        </form>
-      </article>
+            </thead>
+            <tbody>
+              {SHORTCUTS.map((shortcut) => (
+                <tr key={shortcut.keys.join(' ')}>
+                  <td className="shortcut-keys">
+                    {shortcut.keys.map((key, i) => (
+                      <span key={i}>
+                        {i > 0 && ' then '}
+                        <kbd>{key}</kbd>
+                      </span>
+                    ))}
+                  </td>
+                  <td>{shortcut.does}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <form method="dialog" className="row-actions">
+            <button type="submit" className="secondary">
+              Close
+            </button>
+          </form>
+        </article>
+      )}
     </dialog>
   );
 }

@@ -1,5 +1,6 @@
 import type { Schemas } from '@aas/sdk';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { api, unwrap } from '../api';
 import { ErrorNote } from '../components/feedback';
 import { StatusBadge } from '../components/status-badge';
@@ -72,22 +73,25 @@ export function DeliveryCard({ delivery, agentId, webhookId }: { delivery: Deliv
 
 /** An attempt in one line, opening onto the request as sent and the response as kept. */
 function AttemptItem({ attempt, body }: { attempt: Attempt; body: string }) {
+  // Rendered once opened: a page of 20 deliveries does not carry every attempt's headers and bodies.
+  const [open, setOpen] = useState(false);
   const ok = attempt.status_code !== null && attempt.status_code !== undefined && attempt.status_code < 300;
   return (
     <li data-testid="attempt">
-      <details>
+      <details onToggle={(event) => setOpen(event.currentTarget.open)}>
         <summary>
           Attempt {attempt.attempt}: <span className={ok ? 'health-ok' : 'error-note'}>{attempt.status_code ?? 'no answer'}</span> in {attempt.duration_ms} ms,{' '}
           <When at={attempt.started_at} />
           {attempt.error && <span className="error-note"> — {attempt.error}</span>}
         </summary>
-        <div className="exchange">
-          <section aria-label={`Request of attempt ${attempt.attempt}`}>
-            <h3>Request</h3>
-            {attempt.request_headers ? (
-              <Headers headers={attempt.request_headers} label="Request headers" highlight={SIGNATURE_HEADERS} />
-            ) : (
-              <p className="muted">Headers not recorded (an attempt made before they were kept).</p>
+        {open && (
+          <div className="exchange">
+            <section aria-label={`Request of attempt ${attempt.attempt}`}>
+              <h3>Request</h3>
+              {attempt.request_headers ? (
+                <Headers headers={attempt.request_headers} label="Request headers" highlight={SIGNATURE_HEADERS} />
+              ) : (
+                <p className="muted">Headers not recorded (an attempt made before they were kept).</p>
             )}
             <h4>Body</h4>
             <pre className="wrap" data-testid="request-body">{body}</pre>
@@ -111,6 +115,7 @@ function AttemptItem({ attempt, body }: { attempt: Attempt; body: string }) {
             )}
           </section>
         </div>
+        )}
       </details>
     </li>
   );
