@@ -145,6 +145,19 @@ describe('The console, accessible', () => {
     }
   });
 
+  it("follows the system's dark theme (prefers-color-scheme) as it does the chosen one", async () => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    try {
+      await page.goto(`${base}/console/agents/${agentId}/webhooks`);
+      await page.getByTestId('webhook-health').waitFor();
+      expect(await page.evaluate(() => document.documentElement.hasAttribute('data-theme'))).toBe(false);
+      expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).not.toBe('rgb(255, 255, 255)');
+      expect(await seriousViolations(page)).toEqual([]);
+    } finally {
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
+  });
+
   it('keeps a deep link through sign-in', async () => {
     const visitor = await browser.newContext({ viewport: DESKTOP, reducedMotion: 'reduce' });
     try {
