@@ -242,7 +242,7 @@ describe('The console, accessible', () => {
     await page.goto(`${base}/console/agents`);
     await page.getByRole('button', { name: 'Delete Old jobs' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete the workspace Old jobs?' });
-    await dialog.getByText('Its agent, with their runs').waitFor();
+    await dialog.getByText('Its agent, with its runs, schedule, triggers and webhooks, is deleted with it.').waitFor();
     const confirm = dialog.getByRole('button', { name: 'Delete workspace and agents' });
     expect(await confirm.isDisabled()).toBe(true);
     await expectAccessible('agents, typed confirmation open');

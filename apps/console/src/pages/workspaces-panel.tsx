@@ -149,7 +149,9 @@ function WorkspaceItem(props: {
             <p>
               {workspace.agent_count === 0
                 ? 'It has no agents.'
-                : `Its ${workspace.agent_count === 1 ? 'agent' : `${workspace.agent_count} agents`}, with their runs, schedules, triggers and webhooks, ${workspace.agent_count === 1 ? 'is' : 'are'} deleted with it. This cannot be undone.`}
+                : workspace.agent_count === 1
+                  ? 'Its agent, with its runs, schedule, triggers and webhooks, is deleted with it. This cannot be undone.'
+                  : `Its ${workspace.agent_count} agents, with their runs, schedules, triggers and webhooks, are deleted with it. This cannot be undone.`}
             </p>
           }
           confirmLabel={workspace.agent_count === 0 ? 'Delete workspace' : 'Delete workspace and agents'}
