@@ -462,11 +462,14 @@ describe('agent runtime with an MCP server over stdio (a local command in MCP_SE
     expect(Number(readFileSync(started, 'utf8'))).toBe(before);
     process.kill(before, 'SIGKILL');
     const answer = await running;
-    expect(answer.lines.find((line) => line.type === 'tool_result')).toMatchObject({ tool: 'local.wait', is_error: true, output: expect.stringMatching(/closed/i) });
+    expect(answer.lines.find((line) => line.type === 'tool_result')).toMatchObject({ tool: 'local.wait', is_error: true, output: 'Connection closed' });
     expect(answer.lines.at(-1)).toEqual({ type: 'completed', outcome: 'fail', summary: 'the tool died' });
     // Started again after the first backoff (1 s); until then a call says the server is not running.
-    const after = await eventually('a run answered by a new process', whoami, (result) => pidOf(result) > 0 && pidOf(result) !== before, 15_000, 200);
+    const seen: any[] = [];
+    const answered = async () => (seen.push(await whoami()), seen.at(-1));
+    const after = await eventually('a run answered by a new process', answered, (result) => pidOf(result) > 0 && pidOf(result) !== before, 15_000, 200);
     expect(isAlive(pidOf(after))).toBe(true);
+    for (const result of seen.slice(0, -1)) expect(result).toMatchObject({ is_error: true, output: 'the MCP server local is not running (it is being started again)' });
     const catalogue = await (await fetch(`${url}/tools`)).json();
     expect(catalogue.tools.filter((tool: any) => tool.server === 'local').map((tool: any) => tool.name)).toEqual(['local.whoami', 'local.wait']);
   });
