@@ -10,13 +10,16 @@
 // rounds' ratios. The limits on executing runs are at 1,000 so that they do not bind, the cap on
 // waiting runs and the rate limit are off, LOG_LEVEL=warn.
 //   BENCH_ROUNDS (default 3), BENCH_ROUND_SECONDS (default 15), BENCH_CONNECTIONS (default 50),
-//   BENCH_PLAN_STEPS (default 0: the built-in runtime's one step, three events per run)
+//   BENCH_PLAN_STEPS (default 0: the built-in runtime's one step, three events per run),
+//   BENCH_PG_SAMPLE=1: samples each side's pg_stat_activity every 100 ms in its rounds and prints what
+//   its backends were doing (BENCH_CPU_PROF=<dir> profiles the service's apps, bench/support/profile-top.mjs)
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startRunPathReference } from './reference/run-path/start.mjs';
 import { cpuUsed, processCpu } from './support/cpu.mjs';
 import { load, median } from './support/load.mjs';
+import { sampleActivity } from './support/pg-activity.mjs';
 import { report } from './support/report.mjs';
 import { api, startSystem } from './support/system.mjs';
 
@@ -27,6 +30,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 15);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const PLAN_STEPS = Number(process.env.BENCH_PLAN_STEPS ?? 0);
+const PG_SAMPLE = process.env.BENCH_PG_SAMPLE === '1';
 const AGENTS = 10;
 const KEY = `bench-${Date.now()}-key-0123456789`;
 const UNBINDING_LIMIT = '1000';
@@ -78,10 +82,11 @@ try {
   const benchSeconds = (Date.now() - benchFrom) / 1000;
   for (const side of sides) {
     const activeSeconds = side.rounds.reduce((sum, r) => sum + r.seconds, 0);
-    const busy = (await side.xactCommits()) - side.xactBefore - side.polls - side.idleXactPerSecond * (benchSeconds - activeSeconds);
+    const busy = (await side.xactCommits()) - side.xactBefore - side.polls - (side.activity.samples ?? 0) - side.idleXactPerSecond * (benchSeconds - activeSeconds);
     side.xactPerRun = busy / side.rounds.reduce((sum, r) => sum + r.accepted, 0);
   }
   printReport(sides);
+  if (PG_SAMPLE) for (const side of sides) printActivity(side.name, await side.activity.stop());
 } finally {
   for (const client of clients) await client.end();
   await reference?.stop();
@@ -116,6 +121,7 @@ async function side(name, target, agents, schema) {
     processes: { processes: target.processes, databaseUrl: target.databaseUrl },
     rounds: [],
     polls: 0,
+    activity: PG_SAMPLE ? await sampleActivity(target.databaseUrl) : { active: false },
     async runsSince(since) {
       self.polls += 1;
       const { rows } = await db.query(
@@ -138,6 +144,7 @@ async function measureRound(side, seconds, { warmUp = false } = {}) {
   const loadBefore = loadAverage();
   const cpuBefore = processCpu();
   const from = new Date();
+  side.activity.active = !warmUp;
   let n = 0;
   const accepted = await load(
     `${side.name} ${warmUp ? 'warm-up' : 'round'}`,
@@ -150,21 +157,24 @@ async function measureRound(side, seconds, { warmUp = false } = {}) {
       body: JSON.stringify({ skip_deploy_check: true }),
       requests: [{ setupRequest: (request) => ({ ...request, path: side.paths[n++ % side.paths.length] }) }],
     },
-    { quiet: !warmUp },
+    { quiet: !warmUp, tolerateNon2xx: true },
   );
+  if (accepted.non2xx > 0) process.stderr.write(`  ${side.name}: ${accepted.non2xx} of ${accepted.total} starts refused (${accepted.statuses})\n`);
   let runs = await side.runsSince(from);
   while (runs.unfinished > 0) {
     await sleep(200);
     runs = await side.runsSince(from);
   }
   const cpu = cpuUsed(cpuBefore, processCpu(), side.processes) ?? {};
+  side.activity.active = false;
   const elapsed = (runs.last - from) / 1000;
   const parts = [...new Set(side.processes.processes.map((p) => p.app)), 'postgres', 'redis'];
   const cpuMsPerRun = Object.fromEntries(parts.map((part) => [part, ((cpu[part] ?? NaN) * 1000) / runs.accepted]));
   cpuMsPerRun.total = parts.reduce((sum, part) => sum + cpuMsPerRun[part], 0);
   return {
     accepted: runs.accepted,
-    acceptedPerSecond: accepted.total / seconds,
+    acceptedPerSecond: (accepted.total - accepted.non2xx) / seconds,
+    refused: accepted.non2xx,
     completedPerSecond: runs.accepted / elapsed,
     p50: accepted.p50,
     p99: accepted.p99,
@@ -207,6 +217,7 @@ function printReport([service, ref]) {
       { metric: `${s.name}: accept latency p99`, value: med(s, (r) => r.p99), unit: 'ms', ...(s === service ? { target: '< 500 ms' } : {}) },
       ...Object.keys(s.rounds[0].cpuMsPerRun).map((part) => ({ metric: `${s.name}: CPU per completed run, ${part}`, value: round2(med(s, (r) => r.cpuMsPerRun[part])), unit: 'ms' })),
       { metric: `${s.name}: PostgreSQL transactions per run`, value: round1(s.xactPerRun), unit: '' },
+      { metric: `${s.name}: starts answered non-2xx, all rounds`, value: s.rounds.reduce((sum, r) => sum + r.refused, 0), unit: '' },
     );
   }
   figures.push(
@@ -215,4 +226,9 @@ function printReport([service, ref]) {
     { metric: 'service / reference, CPU per completed run', value: round2(ratio((r) => r.cpuMsPerRun.total)), unit: 'x', target: '<= 2' },
   );
   report('runs', figures);
+}
+
+function printActivity(name, rows) {
+  process.stdout.write(`\n${name}: PostgreSQL backends not idle, average per sample (state, wait event, statement)\n`);
+  for (const { backends, key } of rows.slice(0, 15)) process.stdout.write(`  ${backends.toFixed(2).padStart(6)}  ${key}\n`);
 }

@@ -34,7 +34,12 @@ function push(runId, { item, run }) {
 
 async function execute(runId) {
   const started = await recordStart(pool, runId);
-  if (!started) return;
+  if (!started) {
+    // Started before (its worker died mid-run): what the runtime did cannot be replayed, so it ends in error, as in runs-service.
+    const failed = await recordNext(pool, runId, { failed: { error: 'execution was interrupted; not retried' } }, { status: 'error', finished: true, lifecycle: 'run.failed' });
+    if (failed) push(runId, failed);
+    return;
+  }
   push(runId, started);
   relay.kick();
   const steps = started.run.plan_steps;
