@@ -213,8 +213,8 @@ function printReport([service, ref]) {
     figures.push(
       { metric: `${s.name}: runs accepted per second`, value: round1(med(s, (r) => r.acceptedPerSecond)), unit: 'runs/s' },
       { metric: `${s.name}: runs completed per second`, value: round1(med(s, (r) => r.completedPerSecond)), unit: 'runs/s' },
-      { metric: `${s.name}: accept latency p50`, value: med(s, (r) => r.p50), unit: 'ms', ...(s === service ? { target: '< 100 ms' } : {}) },
-      { metric: `${s.name}: accept latency p99`, value: med(s, (r) => r.p99), unit: 'ms', ...(s === service ? { target: '< 500 ms' } : {}) },
+      { metric: `${s.name}: accept latency p50`, value: round1(med(s, (r) => r.p50)), unit: 'ms', ...(s === service ? { target: '< 100 ms' } : {}) },
+      { metric: `${s.name}: accept latency p99`, value: round1(med(s, (r) => r.p99)), unit: 'ms', ...(s === service ? { target: '< 500 ms' } : {}) },
       ...Object.keys(s.rounds[0].cpuMsPerRun).map((part) => ({ metric: `${s.name}: CPU per completed run, ${part}`, value: round2(med(s, (r) => r.cpuMsPerRun[part])), unit: 'ms' })),
       { metric: `${s.name}: PostgreSQL transactions per run`, value: round1(s.xactPerRun), unit: '' },
       { metric: `${s.name}: starts answered non-2xx, all rounds`, value: s.rounds.reduce((sum, r) => sum + r.refused, 0), unit: '' },

@@ -8,11 +8,13 @@
 // event of every process (PostgreSQL included) and events per CPU-second, event recorded (its
 // `recorded_at`) to read by the stream's client p50/p99, and checks that every stream received every
 // event once and in order and that every run's run.started and run.completed webhooks arrived.
-//   BENCH_RUNS (default 100), BENCH_EVENTS_PER_RUN (default 100), BENCH_CONCURRENCY (default 20)
+//   BENCH_RUNS (default 100), BENCH_EVENTS_PER_RUN (default 100), BENCH_CONCURRENCY (default 20),
+//   BENCH_PG_SAMPLE=1: samples pg_stat_activity every 100 ms meanwhile and prints what the backends were doing
 import { createParser } from 'eventsource-parser';
 import { createServer } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { cpuUsed, processCpu } from './support/cpu.mjs';
+import { sampleActivity } from './support/pg-activity.mjs';
 import { percentile, report } from './support/report.mjs';
 import { api, startSystem } from './support/system.mjs';
 
@@ -127,6 +129,8 @@ try {
     agents.push(agentId);
   }
   const streams = [];
+  const activity = process.env.BENCH_PG_SAMPLE === '1' ? await sampleActivity(system.databaseUrl) : undefined;
+  if (activity) activity.active = true;
   const before = processCpu();
   const t0 = Date.now();
   let next = 0;
@@ -144,6 +148,7 @@ try {
   );
   const seconds = (Date.now() - t0) / 1000;
   const used = cpuUsed(before, processCpu(), system);
+  const backends = await activity?.stop();
   process.stderr.write('\n  waiting for the webhooks...\n');
   const hooksDone = () => streams.every((s) => webhooks.has(`${s.runId} run.started`) && webhooks.has(`${s.runId} run.completed`));
   for (const until = Date.now() + WEBHOOK_WAIT_MS; !hooksDone() && Date.now() < until; ) await sleep(200);
@@ -169,6 +174,10 @@ try {
     { metric: 'run.started and run.completed webhooks missing', value: missingHooks, unit: '', target: '0' },
     { metric: 'webhook events delivered more than once', value: repeatedHooks, unit: '' },
   ]);
+  if (backends) {
+    process.stdout.write('\nPostgreSQL backends not idle, average per sample (state, wait event, statement)\n');
+    for (const { backends: n, key } of backends.slice(0, 15)) process.stdout.write(`  ${n.toFixed(2).padStart(6)}  ${key}\n`);
+  }
 } finally {
   await system.stop();
   runtime.closeAllConnections();
