@@ -10,9 +10,12 @@ import { runListFiltersKey } from './run-list-filters-key';
 import { RunListStore, RunTotal } from './run-list.store';
 
 /**
- * GET /v1/runs reads each agent's newest runs from the agent's own index and merges them while that
- * reads at most this many index rows (agents × rows up to the page's end); past it, the user's index.
+ * GET /v1/runs over at most this many agents (one agent, a workspace, a small installation) reads each
+ * agent's newest runs from the agent's own index and merges them, while that reads at most
+ * PER_AGENT_MERGE_MAX_ROWS index rows (agents × rows up to the page's end); otherwise it walks the
+ * user's index, which is cheaper when most of the user's runs match (bench:runs-across-agents).
  */
+export const PER_AGENT_MERGE_MAX_AGENTS = 20;
 export const PER_AGENT_MERGE_MAX_ROWS = 20_000;
 /** Totals are forgotten this long after they were counted (or once their agent's runs change). */
 export const RUN_LIST_TOTAL_TTL = '1 hour';
@@ -49,7 +52,8 @@ export class PostgresRunListStore extends RunListStore {
   }
 
   pageAcrossAgents(userId: string, agents: LiveAgent[], query: ListRunsQuery, offset: number, limit: number): Promise<RunEntity[]> {
-    if (agents.length * (offset + limit) <= PER_AGENT_MERGE_MAX_ROWS) return this.mergedPerAgent(userId, agents, query, offset, limit);
+    const merge = agents.length <= PER_AGENT_MERGE_MAX_AGENTS && agents.length * (offset + limit) <= PER_AGENT_MERGE_MAX_ROWS;
+    if (merge) return this.mergedPerAgent(userId, agents, query, offset, limit);
     return this.acrossAgents(userId, agents, query)
       .orderBy('r.started_at', 'DESC')
       .addOrderBy('r.run_number', 'DESC')
