@@ -3,6 +3,7 @@ import { EVENT_QUEUES, EventNames } from '@aas/contracts';
 import { OutboxModule, ServiceClientModule, queuesModule, serviceFoundation } from '@aas/platform';
 import { runQueuedJobPriority } from './admission/job-priority';
 import { RUNS_SERVICE } from './runs-service.definition';
+import { ExecutionModule } from './execution/execution.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
 import { RunsModule } from './runs/runs.module';
 
@@ -18,6 +19,7 @@ export class RunsServiceModule {
         OutboxModule.forRoutes(EVENT_QUEUES, { [EventNames.RunQueued]: runQueuedJobPriority }),
         ServiceClientModule,
         RunsModule,
+        ExecutionModule,
         MaintenanceModule,
       ],
     };

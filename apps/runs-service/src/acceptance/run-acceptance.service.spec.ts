@@ -1,7 +1,7 @@
 import { AgentStartContext } from '@aas/contracts';
 import { OutboxRelay, ServiceClient } from '@aas/platform';
 import { ConflictError, QuotaExceededError, ResourceNotFoundError, ValidationFailedError, toProblem } from '@aas/problem-details';
-import { CancelSignals } from '../execution/cancel-signals';
+import { CancelSignals } from '../lifecycle/cancel-signals';
 import { RunAcceptance } from './run-acceptance.service';
 import { FakeRunAcceptanceStore } from './run-acceptance.store.fake';
 import { RunStartLimits } from './run-start-limits';

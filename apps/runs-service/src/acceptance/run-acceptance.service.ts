@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AgentStartContext, AgentsPatterns } from '@aas/contracts';
 import { OutboxRelay, ServiceClient } from '@aas/platform';
-import { CancelSignals } from '../execution/cancel-signals';
+import { CancelSignals } from '../lifecycle/cancel-signals';
 import { ConflictError, DomainError, ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
 import { isUUID } from 'class-validator';
 import { randomUUID } from 'node:crypto';

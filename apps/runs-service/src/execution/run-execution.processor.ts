@@ -5,7 +5,7 @@ import { QueueNames, parseJob } from '@aas/contracts';
 import { DrainDeadlineAware, InJobRequestContext, WORKER_LOCK } from '@aas/platform';
 import { Job, UnrecoverableError } from 'bullmq';
 import { RunsEnv } from '../config/runs.env';
-import { RunEnds } from './run-ends';
+import { RunEnds } from '../lifecycle/run-ends';
 import { RunExecutor } from './run-executor';
 
 /**

@@ -6,10 +6,10 @@ import { ToolCatalogueSource } from '../tools/tool-catalogue';
 import { runRow } from '../database/run-row.fake';
 import { RunEntity } from '../database/run.entity';
 import { AgentRuntime } from './agent-runtime';
-import { CancelSignals } from './cancel-signals';
+import { CancelSignals } from '../lifecycle/cancel-signals';
 import { RunExecutor } from './run-executor';
-import { FakeRunRecordStore } from './run-record.store.fake';
-import { recorderOnFakes } from './run-recorder.fake';
+import { FakeRunRecordStore } from '../lifecycle/run-record.store.fake';
+import { recorderOnFakes } from '../lifecycle/run-recorder.fake';
 
 /** A runtime that answers every dispatch with these lines. */
 class ScriptedRuntime implements AgentRuntime {

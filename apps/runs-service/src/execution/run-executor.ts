@@ -7,10 +7,11 @@ import { ToolCatalogueSource } from '../tools/tool-catalogue';
 import { CreditPrice, parseCreditPrices } from '../usage/credit-prices';
 import { RunEntity } from '../database/run.entity';
 import { AGENT_RUNTIME, AgentRuntime, RuntimeFailure } from './agent-runtime';
-import { CancelSignals } from './cancel-signals';
-import { RunRecordStore } from './run-record.store';
-import { RunRecorder } from './run-recorder';
-import { LineContext, fail, pause, start, transitionFor } from './run-transition';
+import { CancelSignals } from '../lifecycle/cancel-signals';
+import { RunRecordStore } from '../lifecycle/run-record.store';
+import { RunRecorder } from '../lifecycle/run-recorder';
+import { fail, pause, start } from '../lifecycle/run-transition';
+import { LineContext, transitionFor } from './line-transition';
 
 const TIMED_OUT = 'timeout';
 const SHUT_DOWN = 'shutdown';

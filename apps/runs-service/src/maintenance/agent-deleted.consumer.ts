@@ -3,7 +3,7 @@ import { QueueNames, parseJob } from '@aas/contracts';
 import { InJobRequestContext, WORKER_LOCK } from '@aas/platform';
 import { Job } from 'bullmq';
 import { RunAdmission } from '../admission/run-admission.service';
-import { CancelSignals } from '../execution/cancel-signals';
+import { CancelSignals } from '../lifecycle/cancel-signals';
 import { MaintenanceStore } from './maintenance.store';
 
 /**

@@ -1,7 +1,7 @@
 import { ClaimOutcome, GenerationClaim } from '../database/agent-generations';
 import { RunEventEntity } from '../database/run-event.entity';
 import { RunEntity } from '../database/run.entity';
-import { FakeRunRecordStore } from '../execution/run-record.store.fake';
+import { FakeRunRecordStore } from '../lifecycle/run-record.store.fake';
 import { RunStore } from './run.store';
 
 /**
