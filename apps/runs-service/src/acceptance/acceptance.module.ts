@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { AdmissionModule } from '../admission/admission.module';
 import { RunsEnv } from '../config/runs.env';
 import { runAcceptanceDatabaseModule } from '../database/run-acceptance-database';
 import { LifecycleModule } from '../lifecycle/lifecycle.module';
@@ -10,7 +9,7 @@ import { RunAcceptanceStore } from './run-acceptance.store';
 import { RunStartLimits } from './run-start-limits';
 
 @Module({
-  imports: [runAcceptanceDatabaseModule(), LifecycleModule, AdmissionModule],
+  imports: [runAcceptanceDatabaseModule(), LifecycleModule],
   providers: [
     RunAcceptance,
     { provide: RunAcceptanceStore, useClass: PostgresRunAcceptanceStore },

@@ -9,6 +9,7 @@ import { RunEventChannel } from './run-event-channel';
 import { RunMetrics } from './run-metrics';
 import { RunMetricsStore } from './run-metrics.store';
 import { RunRecordStore } from './run-record.store';
+import { RunLifecycle } from './run-lifecycle.service';
 import { RunRecorder } from './run-recorder';
 
 /** A run's lifecycle (README.md): every change of a run's state, and what follows it once committed. */
@@ -23,7 +24,9 @@ import { RunRecorder } from './run-recorder';
     RunMetrics,
     RunRecorder,
     RunEventChannel,
+    RunLifecycle,
   ],
-  exports: [CancelSignals, RunRecorder, RunEventChannel, RunEnds, RunRecordStore],
+  // Admission's too (Transactions with it): the units of work of acceptance, runs and maintenance.
+  exports: [RunLifecycle, RunRecordStore, AdmissionModule],
 })
 export class LifecycleModule {}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { recordEvent } from '@aas/platform';
-import { DataSource, EntityManager } from 'typeorm';
+import { OutboxRelay, Transaction, managerOf, recordEvent } from '@aas/platform';
+import { DataSource } from 'typeorm';
 import { RunEntity } from '../database/run.entity';
 import { ChangeResult, PendingEnd, RunChange, RunEndLine, RunRecordStore } from './run-record.store';
 import { fromStoredChange, toStoredChange } from './stored-change';
@@ -9,7 +9,10 @@ import { fromStoredChange, toStoredChange } from './stored-change';
 /** Run events and state changes on the runs, run_events, run_ends and outbox tables (run-record.store.ts). */
 @Injectable()
 export class PostgresRunRecordStore extends RunRecordStore {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly outbox: OutboxRelay,
+  ) {
     super();
   }
 
@@ -17,19 +20,23 @@ export class PostgresRunRecordStore extends RunRecordStore {
     return this.dataSource.manager.findOneBy(RunEntity, { id: runId });
   }
 
-  change<T extends RunChange>(runId: string, decide: (run: RunEntity | null) => T | undefined, leaseUntil: Date): Promise<ChangeResult<T> | undefined> {
-    return this.dataSource.transaction(async (manager) => {
-      const run = await manager.findOne(RunEntity, { where: { id: runId }, lock: { mode: 'pessimistic_write' } });
-      if (run && !run.isFinished && (await manager.query('SELECT 1 FROM run_ends WHERE run_id = $1', [runId])).length > 0) return { pending: true };
-      const change = decide(run);
-      if (!change) return undefined;
-      if (change.run.isFinished) {
-        await manager.query('INSERT INTO run_ends (run_id, change, retry_at) VALUES ($1, $2::jsonb, $3)', [runId, JSON.stringify(toStoredChange(change)), leaseUntil]);
-        return { aside: change };
-      }
-      await write(manager, change, {});
-      return { written: change };
-    });
+  async change<T extends RunChange>(
+    tx: Transaction,
+    runId: string,
+    decide: (run: RunEntity | null) => T | undefined,
+    leaseUntil: Date,
+  ): Promise<ChangeResult<T> | undefined> {
+    const manager = managerOf(this.dataSource, tx);
+    const run = await manager.findOne(RunEntity, { where: { id: runId }, lock: { mode: 'pessimistic_write' } });
+    if (run && !run.isFinished && (await manager.query('SELECT 1 FROM run_ends WHERE run_id = $1', [runId])).length > 0) return { pending: true };
+    const change = decide(run);
+    if (!change) return undefined;
+    if (change.run.isFinished) {
+      await manager.query('INSERT INTO run_ends (run_id, change, retry_at) VALUES ($1, $2::jsonb, $3)', [runId, JSON.stringify(toStoredChange(change)), leaseUntil]);
+      return { aside: change };
+    }
+    await this.write(tx, change, {});
+    return { written: change };
   }
 
   async pendingEnd(runId: string): Promise<PendingEnd | undefined> {
@@ -45,20 +52,19 @@ export class PostgresRunRecordStore extends RunRecordStore {
     return row && { index: Number(row.event_index), body: row.event };
   }
 
-  commitEnd(runId: string, payloadExtra: object): Promise<RunChange | undefined> {
-    return this.dataSource.transaction(async (manager) => {
-      const run = await manager.findOne(RunEntity, { where: { id: runId }, lock: { mode: 'pessimistic_write' } });
-      const [row]: Array<{ change: object }> = await manager.query(
-        // Through a CTE, so that the driver answers the rows (a bare DELETE … RETURNING answers [rows, count]).
-        'WITH ended AS (DELETE FROM run_ends WHERE run_id = $1 RETURNING change) SELECT change FROM ended',
-        [runId],
-      );
-      // Finished meanwhile by other means (the agent deleted): the end aside is dropped.
-      if (!run || !row || run.isFinished) return undefined;
-      const change = fromStoredChange(row.change);
-      await write(manager, change, payloadExtra);
-      return change;
-    });
+  async commitEnd(tx: Transaction, runId: string, payloadExtra: object): Promise<RunChange | undefined> {
+    const manager = managerOf(this.dataSource, tx);
+    const run = await manager.findOne(RunEntity, { where: { id: runId }, lock: { mode: 'pessimistic_write' } });
+    const [row]: Array<{ change: object }> = await manager.query(
+      // Through a CTE, so that the driver answers the rows (a bare DELETE … RETURNING answers [rows, count]).
+      'WITH ended AS (DELETE FROM run_ends WHERE run_id = $1 RETURNING change) SELECT change FROM ended',
+      [runId],
+    );
+    // Finished meanwhile by other means (the agent deleted): the end aside is dropped.
+    if (!run || !row || run.isFinished) return undefined;
+    const change = fromStoredChange(row.change);
+    await this.write(tx, change, payloadExtra);
+    return change;
   }
 
   async postponeEnd(runId: string, until: Date): Promise<void> {
@@ -76,15 +82,18 @@ export class PostgresRunRecordStore extends RunRecordStore {
     );
     return rows.map((row) => row.run_id);
   }
-}
 
-async function write(manager: EntityManager, change: RunChange, payloadExtra: object): Promise<void> {
-  await manager.query('INSERT INTO run_events (run_id, event_index, recorded_at, event) VALUES ($1, $2, $3, $4::jsonb)', [
-    change.run.id,
-    change.event.index,
-    change.event.at,
-    JSON.stringify(change.event.body),
-  ]);
-  await manager.save(RunEntity, change.run);
-  for (const write of change.outbox) await recordEvent(manager, write.event, { ...write.payload, ...payloadExtra });
+  /** The event, the run's columns and the outbox events; the relay publishes them once `tx` commits. */
+  private async write(tx: Transaction, change: RunChange, payloadExtra: object): Promise<void> {
+    const manager = managerOf(this.dataSource, tx);
+    await manager.query('INSERT INTO run_events (run_id, event_index, recorded_at, event) VALUES ($1, $2, $3, $4::jsonb)', [
+      change.run.id,
+      change.event.index,
+      change.event.at,
+      JSON.stringify(change.event.body),
+    ]);
+    await manager.save(RunEntity, change.run);
+    for (const write of change.outbox) await recordEvent(manager, write.event, { ...write.payload, ...payloadExtra });
+    if (change.outbox.length > 0) this.outbox.kickAfterCommit(tx);
+  }
 }

@@ -1,7 +1,6 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { QueueNames } from '@aas/contracts';
-import { AdmissionModule } from '../admission/admission.module';
 import { LifecycleModule } from '../lifecycle/lifecycle.module';
 import { RunListModule } from '../run-list/run-list.module';
 import { AgentDeletedConsumer } from './agent-deleted.consumer';
@@ -13,7 +12,6 @@ import { RunsMaintenanceProcessor } from './runs-maintenance.processor';
 @Module({
   imports: [
     LifecycleModule,
-    AdmissionModule,
     RunListModule,
     BullModule.registerQueue({ name: QueueNames.RunsEvents }, { name: QueueNames.RunsMaintenance }),
   ],
