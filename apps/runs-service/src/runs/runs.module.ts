@@ -4,6 +4,7 @@ import { LifecycleModule } from '../lifecycle/lifecycle.module';
 import { RunListModule } from '../run-list/run-list.module';
 import { PostgresRunStore } from './postgres-run.store';
 import { RunStore } from './run.store';
+import { RunStarts } from './run-starts.service';
 import { RunsHandlers } from './runs.handlers';
 import { RunsService } from './runs.service';
 
@@ -11,6 +12,6 @@ import { RunsService } from './runs.service';
 @Module({
   imports: [LifecycleModule, AcceptanceModule, RunListModule],
   controllers: [RunsHandlers],
-  providers: [RunsService, { provide: RunStore, useClass: PostgresRunStore }],
+  providers: [RunsService, RunStarts, { provide: RunStore, useClass: PostgresRunStore }],
 })
 export class RunsModule {}

@@ -1,7 +1,6 @@
 import { AgentsPatterns, EventNames, ListRunsMessage } from '@aas/contracts';
 import { ServiceClient } from '@aas/platform';
 import { ResourceNotFoundError } from '@aas/problem-details';
-import { RunAcceptance } from '../acceptance/run-acceptance.service';
 import { runRow } from '../database/run-row.fake';
 import { RunEntity } from '../database/run.entity';
 import { FakeRunRecordStore } from '../lifecycle/run-record.store.fake';
@@ -24,7 +23,7 @@ describe(RunsService.name, () => {
       },
     } as unknown as ServiceClient;
     const runList = { read: async () => ({ runs: [], total: 0, page: 1, pageSize: 20 }) } as unknown as RunList;
-    const sut = new RunsService(store, runList, services, {} as RunAcceptance, runLifecycle, transactions);
+    const sut = new RunsService(store, runList, services, runLifecycle, transactions);
     const lifecycle = () => records.outbox.map((w) => w.event).filter((e) => e !== EventNames.RunProgress);
     return { sut, store, records, signalled, gone, admissionKicks, lifecycle };
   }

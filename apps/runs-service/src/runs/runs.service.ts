@@ -10,22 +10,16 @@ import {
   RunListResponse,
   RunStreamHeadsMessage,
   RunStreamHeadsResponse,
-  StartRunMessage,
   SuccessResponse,
 } from '@aas/contracts';
 import { ServiceClient, Transactions } from '@aas/platform';
-import { ConflictError, ResourceNotFoundError } from '@aas/problem-details';
+import { ResourceNotFoundError } from '@aas/problem-details';
 import { isUUID } from 'class-validator';
-import { clientIdempotencyKey } from '../acceptance/idempotency-keys';
-import { RunAcceptance } from '../acceptance/run-acceptance.service';
-import { RunTrigger } from '../acceptance/run-trigger';
 import { RunEntity } from '../database/run.entity';
 import { RunLifecycle } from '../lifecycle/run-lifecycle.service';
 import { RunList } from '../run-list/run-list';
 import { toRunDto, toRunEventItem, toRunSummary } from './run.mapper';
 import { RunStore } from './run.store';
-
-const API_TRIGGER: RunTrigger = { runKind: 'api', scheduleAgentId: null };
 
 @Injectable()
 export class RunsService {
@@ -33,32 +27,9 @@ export class RunsService {
     private readonly runs: RunStore,
     private readonly runList: RunList,
     private readonly services: ServiceClient,
-    private readonly acceptance: RunAcceptance,
     private readonly lifecycle: RunLifecycle,
     private readonly transactions: Transactions,
   ) {}
-
-  /**
-   * Accepts a run through the one acceptance path (acceptance/run-acceptance.service.ts).
-   * The same Idempotency-Key (per user, 24 hours) answers the first request's run.
-   */
-  async start(message: StartRunMessage): Promise<RunDto> {
-    const [outcome] = await this.acceptance.accept([
-      {
-        userId: message.user_id,
-        agentId: message.agent_id,
-        idempotencyKey: message.idempotency_key === undefined ? null : clientIdempotencyKey(message.idempotency_key),
-        runMode: message.run_mode ?? 'run',
-        goal: message.user_message ?? null,
-        trigger: API_TRIGGER,
-        skipDeployCheck: message.skip_deploy_check ?? false,
-      },
-    ]);
-    if ('refusal' in outcome) throw outcome.refusal;
-    const run = await this.runs.findById(outcome.runId);
-    if (!run) throw new ConflictError('This Idempotency-Key was already used for another request within the last 24 hours');
-    return toRunDto(run);
-  }
 
   /** Newest first; `page` is 1-based (0 counts as 1), `page_size` 0 means the default. */
   async list(message: ListRunsMessage): Promise<RunListResponse> {
