@@ -238,8 +238,8 @@ describe('The console: triggers and schedules', () => {
     await form.getByRole('button', { name: 'Create inbound webhook' }).click();
     await form.getByText(`quota triggers_per_agent is ${QUOTA}`, { exact: false }).waitFor();
 
-    page.once('dialog', (dialog) => void dialog.accept());
     await card('deploys').getByRole('button', { name: 'Rotate URL and secret' }).click();
+    await page.getByRole('dialog', { name: 'Rotate the URL and secret of "deploys"?' }).getByRole('button', { name: 'Rotate' }).click();
     await page.getByText('New URL and secret of "deploys"').waitFor();
     const rotated = (await page.getByTestId('endpoint-url').textContent()) ?? '';
     expect(rotated).not.toBe(hookUrl);
@@ -261,8 +261,8 @@ describe('The console: triggers and schedules', () => {
     expect((await post(rotated, { ref: 'v3' })).status).toBe(202);
     await eventually('the edited template', async () => (await runsOf(reporter)).map((r) => r.goal), (goals) => goals.includes('Release v3'));
 
-    page.once('dialog', (dialog) => void dialog.accept());
     await card('releases').getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: 'Delete the trigger "releases"?' }).getByRole('button', { name: 'Delete trigger' }).click();
     await card('releases').waitFor({ state: 'detached' });
     expectProblem(await post(rotated, {}), 404);
     // The quota has room again.

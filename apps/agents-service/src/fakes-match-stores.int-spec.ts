@@ -219,6 +219,27 @@ describe('the fakes of the agents-service stores', () => {
       return Promise.all(reads.map(([user, id]) => s.agents.get(user, id).then((agent) => agent.agent_id === id, (error: Error) => error.constructor.name)));
     }));
 
+  it("live agents: all of a user's, one workspace's, one agent, never another user's or a deleted one", () =>
+    same(async (s, run, ids) => {
+      const owner = await s.users.createUser(`live-${run}@example.test`);
+      const other = await s.users.createUser(`live-other-${run}@example.test`);
+      const workspace = await s.workspaces.create(owner.id, 'W');
+      await s.agents.create({ user_id: owner.id, agent_id: ids[0] } as CreateAgentMessage);
+      await s.agents.create({ user_id: owner.id, agent_id: ids[1], workspace_id: workspace.workspace_id } as CreateAgentMessage);
+      await s.agents.create({ user_id: owner.id, agent_id: ids[2] } as CreateAgentMessage);
+      await s.agents.delete(owner.id, ids[2]);
+      const live = async (user: string, only: { workspace_id?: string; agent_id?: string } = {}) =>
+        (await s.context.liveAgents({ user_id: user, ...only })).agents.map((a) => [ids.indexOf(a.agent_id), typeof a.generation]);
+      return {
+        all: await live(owner.id),
+        inWorkspace: await live(owner.id, { workspace_id: workspace.workspace_id }),
+        one: await live(owner.id, { agent_id: ids[0] }),
+        deleted: await live(owner.id, { agent_id: ids[2] }),
+        stranger: await live(other.id),
+        strangerAsksForOne: await live(other.id, { agent_id: ids[0] }),
+      };
+    }));
+
   it('instructions: versions, the versions kept, the generation check', () =>
     same(async (s, run) => {
       const user = await s.users.createUser(`instructions-${run}@example.test`);

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { EVENT_QUEUES, EventNames } from '@aas/contracts';
 import { OutboxModule, ServiceClientModule, queuesModule, serviceFoundation } from '@aas/platform';
 import { runQueuedJobPriority } from './admission/job-priority';
+import { AllRunsModule } from './all-runs/all-runs.module';
 import { RUNS_SERVICE } from './runs-service.definition';
 import { ExecutionModule } from './execution/execution.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
@@ -20,6 +21,7 @@ export class RunsServiceModule {
         ServiceClientModule,
         RunsModule,
         ExecutionModule,
+        AllRunsModule,
         MaintenanceModule,
       ],
     };

@@ -39,6 +39,8 @@ export const AgentsPatterns = {
   GetAgentForRun: 'agents.runs.agent-context',
   /** Service to service (runs-service): what starting a batch of runs needs of each agent, in one request. */
   GetAgentsForRunStarts: 'agents.runs.start-contexts',
+  /** Service to service (runs-service): a user's live agents with their generations, for runs across agents. */
+  ListLiveAgents: 'agents.runs.live-agents',
   /**
    * Service to service (runs-service): apply what runs' ends change of their agents (latest_run_*,
    * deployment, a build run's instructions) before the ends become visible. Idempotent, batched.
@@ -50,6 +52,8 @@ export const RunsPatterns = {
   Health: 'runs.health.check',
   StartRun: 'runs.runs.start',
   ListRuns: 'runs.runs.list',
+  /** GET /v1/runs: the caller's runs across all their live agents. */
+  ListAllRuns: 'runs.runs.list-all',
   GetRun: 'runs.runs.get',
   CancelRun: 'runs.runs.cancel',
   DeleteRun: 'runs.runs.delete',

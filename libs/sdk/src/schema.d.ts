@@ -267,6 +267,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's runs across all their agents, newest first, with the per-agent list's filters
+         * @description A deleted agent's runs never appear. filter_agent_id or filter_workspace_id naming an agent or workspace that is not the caller's matches no run. total_runs is exact up to 10,000 matching runs; beyond, it is exact when only status, policy, group and email filters apply, else the database's estimate with total_runs_is_estimate true.
+         */
+        get: operations["AllRunsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/agents/{agent_id}/runs": {
         parameters: {
             query?: never;
@@ -1064,6 +1084,15 @@ export interface components {
             wrote_instructions?: boolean | null;
             /** @description Tokens the runtime reported (an addition to the contract) */
             usage: components["schemas"]["RunUsage"];
+        };
+        AllRunsListResponse: {
+            runs: components["schemas"]["RunDto"][];
+            total_runs: number;
+            page: number;
+            page_size: number;
+            all_run_summaries: components["schemas"]["RunSummaryDto"][];
+            /** @description false: total_runs is exact. true: more than 10000 runs match and total_runs is the database's estimate */
+            total_runs_is_estimate: boolean;
         };
         RunListResponse: {
             runs: components["schemas"]["RunDto"][];
@@ -2739,6 +2768,77 @@ export interface operations {
             };
             /** @description Not Found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Any other error, as Problem Details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+        };
+    };
+    AllRunsController_list: {
+        parameters: {
+            query?: {
+                /** @description 1-based; 0 is treated as 1 */
+                page?: number;
+                /** @description 0 means the default (100) */
+                page_size?: number;
+                /** @description A run status, or `finished` for every finished run */
+                filter_status?: string;
+                /** @description Exact run id */
+                filter_run_id?: string;
+                /** @description Runs started at or after this time */
+                filter_started_after?: string;
+                /** @description Runs started at or before this time */
+                filter_started_before?: string;
+                filter_policy_type?: string;
+                /** @description builder: build runs; runner: run-mode runs */
+                filter_policy_group?: "builder" | "runner";
+                filter_user_email?: string;
+                /** @description Runs whose goal contains this text (case-insensitive) */
+                filter_goal?: string;
+                /** @description Runs started this way: api, schedule, webhook (an inbound trigger) or event (an event trigger) */
+                filter_trigger_kind?: "api" | "schedule" | "webhook" | "event";
+                /** @description Only this agent's runs (none when it is not the caller's) */
+                filter_agent_id?: string;
+                /** @description Only the runs of this workspace's agents (none when it is not the caller's) */
+                filter_workspace_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AllRunsListResponse"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

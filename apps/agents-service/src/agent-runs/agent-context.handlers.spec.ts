@@ -52,8 +52,8 @@ describe(AgentContextHandlers.name, () => {
       deployment_state: 'not_deployed',
       instructions: null,
     });
-    db.tables.instructions.push({ agentId: agent.id, content: 'do it', planSteps: null } as InstructionsEntity);
-    expect((await sut.context(message)).instructions).toEqual({ content: 'do it', plan_steps: [] });
+    db.tables.instructions.push({ agentId: agent.id, content: 'do it', planSteps: null, versionId: '42' } as InstructionsEntity);
+    expect((await sut.context(message)).instructions).toEqual({ content: 'do it', plan_steps: [], version_id: 42 });
   });
 
   it("answers 404 for another user's agent and for an id that is not a UUID", async () => {

@@ -7,6 +7,8 @@ import {
   AgentStartContextsMessage,
   AgentStartContextsResponse,
   HandlesRequest,
+  LiveAgentsMessage,
+  LiveAgentsResponse,
   OwnedAgent,
   OwnedAgentMessage,
 } from '@aas/contracts';
@@ -41,7 +43,7 @@ export class AgentContextHandlers {
       generation: Number(row.generation),
       user_email: row.user_email,
       deployment_state: row.deployment_state,
-      instructions: row.content === null ? null : { content: row.content, plan_steps: row.plan_steps ?? [] },
+      instructions: row.content === null ? null : { content: row.content, plan_steps: row.plan_steps ?? [], version_id: Number(row.version_id) },
     };
   }
 
@@ -50,5 +52,12 @@ export class AgentContextHandlers {
   async startContexts(@Payload() message: AgentStartContextsMessage): Promise<AgentStartContextsResponse> {
     if (message.agents.length === 0) return { agents: [] };
     return { agents: await this.store.startContexts(message.agents) };
+  }
+
+  /** Bounded by the agents quota (QUOTA_AGENTS_PER_USER), so one answer carries them all. */
+  @HandlesRequest(AgentsPatterns.ListLiveAgents)
+  async liveAgents(@Payload() message: LiveAgentsMessage): Promise<LiveAgentsResponse> {
+    const only = { workspaceId: message.workspace_id, agentId: message.agent_id };
+    return { agents: await this.store.liveAgents(message.user_id, only) };
   }
 }

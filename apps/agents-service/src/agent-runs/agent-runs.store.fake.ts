@@ -1,4 +1,4 @@
-import { AgentOfUser, AgentStartContext, OwnedAgent } from '@aas/contracts';
+import { AgentOfUser, AgentStartContext, LiveAgent, OwnedAgent } from '@aas/contracts';
 import { AgentRow, InMemoryDatabase } from '../database/in-memory-database.fake';
 import { AgentContextRow, AgentRunsStore, BuildRunSnapshot, RunSnapshot } from './agent-runs.store';
 
@@ -21,6 +21,7 @@ export class FakeAgentRunsStore implements AgentRunsStore {
       deployment_state: agent.deploymentState,
       content: instructions?.content ?? null,
       plan_steps: instructions?.planSteps ?? null,
+      version_id: instructions ? String(instructions.versionId) : null,
     };
   }
 
@@ -34,6 +35,13 @@ export class FakeAgentRunsStore implements AgentRunsStore {
         user_email: this.emailOf(a.userId),
         deployment_state: a.deploymentState,
       }));
+  }
+
+  async liveAgents(userId: string, only: { workspaceId?: string; agentId?: string }): Promise<LiveAgent[]> {
+    return this.db.tables.agents
+      .filter((a) => a.userId === userId && (!only.workspaceId || a.workspaceId === only.workspaceId) && (!only.agentId || a.id === only.agentId))
+      .sort((a, b) => Number(a.seq) - Number(b.seq))
+      .map((a) => ({ agent_id: a.id, generation: Number(a.seq) }));
   }
 
   async recordRun(agentId: string, generation: number | null, run: RunSnapshot): Promise<void> {

@@ -1,4 +1,4 @@
-import { AgentContext, AgentOfUser, AgentStartContext, OwnedAgent } from '@aas/contracts';
+import { AgentContext, AgentOfUser, AgentStartContext, LiveAgent, OwnedAgent } from '@aas/contracts';
 
 /** An agent as a run sees it: agent, owner and current instructions joined. */
 export interface AgentContextRow {
@@ -8,6 +8,7 @@ export interface AgentContextRow {
   deployment_state: AgentContext['deployment_state'];
   content: string | null;
   plan_steps: unknown[] | null;
+  version_id: string | null;
 }
 
 /** Where a run stands, for the agent fields that summarise its runs. */
@@ -48,6 +49,8 @@ export abstract class AgentRunsStore {
   abstract context(agentId: string, userId: string): Promise<AgentContextRow | undefined>;
   /** Those of the (agent, user) pairs that exist; the others are left out. */
   abstract startContexts(pairs: AgentOfUser[]): Promise<AgentStartContext[]>;
+  /** The user's agents, in one workspace or the one agent when asked, oldest first. */
+  abstract liveAgents(userId: string, only: { workspaceId?: string; agentId?: string }): Promise<LiveAgent[]>;
   /** latest_run_*, has_runs, last_activity_at, last_chat_message and policy_type. */
   abstract recordRun(agentId: string, generation: number | null, run: RunSnapshot): Promise<void>;
   /** latest_build_run_*, active_build_run_id (null once finished), has_instruction_build, latest_instruction_build_run_id. */

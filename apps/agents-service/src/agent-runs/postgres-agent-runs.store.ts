@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { AgentOfUser, AgentStartContext, OwnedAgent } from '@aas/contracts';
+import { AgentOfUser, AgentStartContext, LiveAgent, OwnedAgent } from '@aas/contracts';
 import { DataSource } from 'typeorm';
 import { AgentContextRow, AgentRunsStore, BuildRunSnapshot, RunSnapshot } from './agent-runs.store';
 
@@ -21,7 +21,7 @@ export class PostgresAgentRunsStore extends AgentRunsStore {
 
   async context(agentId: string, userId: string): Promise<AgentContextRow | undefined> {
     const [row]: AgentContextRow[] = await this.dataSource.query(
-      `SELECT a.id AS agent_id, a.seq AS generation, u.email AS user_email, a.deployment_state, i.content, i.plan_steps
+      `SELECT a.id AS agent_id, a.seq AS generation, u.email AS user_email, a.deployment_state, i.content, i.plan_steps, i.version_id
          FROM agents a JOIN users u ON u.id = a.user_id LEFT JOIN instructions i ON i.agent_id = a.id
         WHERE a.id = $1 AND a.user_id = $2`,
       [agentId, userId],
@@ -35,6 +35,15 @@ export class PostgresAgentRunsStore extends AgentRunsStore {
          FROM agents a JOIN users u ON u.id = a.user_id
         WHERE (a.id, a.user_id) IN (SELECT * FROM unnest($1::uuid[], $2::uuid[]))`,
       [pairs.map((a) => a.agent_id), pairs.map((a) => a.user_id)],
+    );
+  }
+
+  liveAgents(userId: string, only: { workspaceId?: string; agentId?: string }): Promise<LiveAgent[]> {
+    return this.dataSource.query(
+      `SELECT id AS agent_id, seq::float8 AS generation FROM agents
+        WHERE user_id = $1 AND ($2::uuid IS NULL OR workspace_id = $2) AND ($3::uuid IS NULL OR id = $3)
+        ORDER BY seq`,
+      [userId, only.workspaceId ?? null, only.agentId ?? null],
     );
   }
 

@@ -1,10 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Navigate, NavLink, Outlet, useNavigate } from 'react-router';
+import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { api, setCsrfToken, unwrap } from '../api';
+import { signInPath } from '../deep-link';
 import { SessionContext, useSessionQuery } from '../session';
 import { type Theme, applyTheme, nextTheme, storedTheme } from '../theme';
 import { ErrorNote, Loading } from './feedback';
+import { KeyboardShortcuts } from './shortcuts';
 
 /** Every page behind sign-in: the session is known, or the visitor goes to sign-in (or first-run setup). */
 export function SignedIn() {
@@ -21,14 +23,17 @@ export function SignedIn() {
       <main className="container" id="main" tabIndex={-1}>
         <Outlet />
       </main>
+      <KeyboardShortcuts />
     </SessionContext.Provider>
   );
 }
 
+/** To sign-in (or first-run setup), keeping the page asked for, to come back to it afterwards. */
 function SignInFirst() {
+  const location = useLocation();
   const setup = useQuery({ queryKey: ['setup-status'], queryFn: () => unwrap(api.GET('/v1/console/setup')) });
   if (setup.isPending) return <main className="container"><Loading what="the console" /></main>;
-  return <Navigate to={setup.data?.setup_required ? '/setup' : '/login'} replace />;
+  return <Navigate to={setup.data?.setup_required ? '/setup' : signInPath(location.pathname + location.search + location.hash)} replace />;
 }
 
 function Header({ email }: { email: string }) {

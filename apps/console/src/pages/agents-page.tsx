@@ -9,6 +9,7 @@ import { StatusBadge } from '../components/status-badge';
 import { When } from '../components/time';
 import { usePageTitle } from '../components/page-title';
 import { WorkspacesPanel } from './workspaces-panel';
+import { ConfirmButton } from '../components/confirm-button';
 
 type Agent = Schemas['AgentDto'];
 const column = createColumnHelper<Agent>();
@@ -86,15 +87,16 @@ export function AgentsPage() {
       id: 'delete',
       header: '',
       cell: (c) => (
-        <button
-          type="button"
+        <ConfirmButton
           className="secondary outline small"
-          onClick={() => {
-            if (confirm(`Delete ${agentLabel(c.row.original)} with its runs, schedule and webhooks?`)) remove.mutate(c.row.original.agent_id);
-          }}
+          label={`Delete ${agentLabel(c.row.original)}`}
+          title={`Delete ${agentLabel(c.row.original)}?`}
+          message={<p>Its runs, schedule, triggers and webhooks are deleted with it.</p>}
+          confirmLabel="Delete agent"
+          onConfirm={() => remove.mutate(c.row.original.agent_id)}
         >
           Delete
-        </button>
+        </ConfirmButton>
       ),
     }),
   ];

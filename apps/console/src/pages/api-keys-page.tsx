@@ -9,6 +9,7 @@ import { DataTable } from '../components/data-table';
 import { Empty, ErrorNote, Loading } from '../components/feedback';
 import { When } from '../components/time';
 import { usePageTitle } from '../components/page-title';
+import { ConfirmButton } from '../components/confirm-button';
 
 type Key = Schemas['ApiKeyInfo'];
 const column = createColumnHelper<Key>();
@@ -41,15 +42,16 @@ export function ApiKeysPage() {
       id: 'revoke',
       header: '',
       cell: (c) => (
-        <button
-          type="button"
+        <ConfirmButton
           className="secondary outline small"
-          onClick={() => {
-            if (confirm(`Revoke the key "${c.row.original.name}"? Programs using it stop working at once.`)) revoke.mutate(c.row.original.key_id);
-          }}
+          label={`Revoke ${c.row.original.name}`}
+          title={`Revoke the key "${c.row.original.name}"?`}
+          message={<p>Programs using it stop working at once.</p>}
+          confirmLabel="Revoke key"
+          onConfirm={() => revoke.mutate(c.row.original.key_id)}
         >
           Revoke
-        </button>
+        </ConfirmButton>
       ),
     }),
   ];

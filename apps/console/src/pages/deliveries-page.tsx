@@ -1,33 +1,48 @@
 import type { Schemas } from '@aas/sdk';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { api, unwrap } from '../api';
 import { Empty, ErrorNote, Loading } from '../components/feedback';
 import { Pager } from '../components/pager';
-import { StatusBadge } from '../components/status-badge';
-import { When } from '../components/time';
 import { usePageTitle } from '../components/page-title';
+import { DeliveryActions } from './delivery-actions';
+import { DeliveryCard } from './delivery-card';
+import { WebhookHealth } from './webhook-health';
 
-type Delivery = Schemas['DeliveryDto'];
+type DeliveryStatus = Schemas['DeliveryDto']['status'];
+export const DELIVERY_STATUSES: DeliveryStatus[] = ['failed', 'pending', 'succeeded', 'cancelled'];
 const PAGE_SIZE = 20;
+/** The API has no status filter: a filtered view reads the API's largest pages and shows their matches. */
+const FILTERED_PAGE_SIZE = 200;
 
-/** A webhook's delivery log, newest first: each delivery with its attempts, and redeliver. */
+/** A webhook's delivery log, newest first: each attempt's request and response, filters, a test event, redelivery. */
 export function DeliveriesPage() {
   usePageTitle('Deliveries');
   const { agentId = '', webhookId = '' } = useParams();
-  const [page, setPage] = useState(1);
+  const [params, setParams] = useSearchParams();
+  const status = DELIVERY_STATUSES.find((s) => s === params.get('status'));
+  const page = Math.max(1, Number(params.get('page') ?? 1) || 1);
+  const pageSize = status ? FILTERED_PAGE_SIZE : PAGE_SIZE;
   const path = { agent_id: agentId, webhook_id: webhookId };
   const webhook = useQuery({
     queryKey: ['webhook', agentId, webhookId],
     queryFn: () => unwrap(api.GET('/v1/agents/{agent_id}/webhooks/{webhook_id}', { params: { path } })),
+    refetchInterval: 5000,
   });
   const deliveries = useQuery({
-    queryKey: ['deliveries', agentId, webhookId, page],
-    queryFn: () => unwrap(api.GET('/v1/agents/{agent_id}/webhooks/{webhook_id}/deliveries', { params: { path, query: { page, page_size: PAGE_SIZE } } })),
+    queryKey: ['deliveries', agentId, webhookId, page, pageSize],
+    queryFn: () => unwrap(api.GET('/v1/agents/{agent_id}/webhooks/{webhook_id}/deliveries', { params: { path, query: { page, page_size: pageSize } } })),
     placeholderData: keepPreviousData,
     refetchInterval: 3000,
   });
+  const setParam = (name: string, value: string | undefined) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(name, value);
+    else next.delete(name);
+    if (name !== 'page') next.delete('page');
+    setParams(next);
+  };
+  const shown = deliveries.data?.deliveries.filter((d) => !status || d.status === status) ?? [];
   return (
     <section>
       <p className="crumbs">
@@ -35,79 +50,53 @@ export function DeliveriesPage() {
       </p>
       <h1>Deliveries</h1>
       {webhook.data && (
-        <p className="muted">
-          <code>{webhook.data.url}</code> · {webhook.data.events.join(', ')}
-        </p>
+        <>
+          <p className="muted">
+            <code>{webhook.data.url}</code> · {webhook.data.events.join(', ')}
+          </p>
+          <WebhookHealth webhook={webhook.data} />
+          <DeliveryActions webhook={webhook.data} />
+        </>
       )}
       <ErrorNote error={webhook.error} />
+      <div className="section-head">
+        <h2>Log</h2>
+        <label className="inline-label">
+          Status
+          <select data-search value={status ?? ''} onChange={(event) => setParam('status', event.target.value || undefined)}>
+            <option value="">any</option>
+            {DELIVERY_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
       {deliveries.isPending ? (
         <Loading what="deliveries" />
       ) : deliveries.isError ? (
         <ErrorNote error={deliveries.error} />
-      ) : deliveries.data.deliveries.length === 0 ? (
-        <Empty>Nothing delivered yet. Deliveries appear here when the agent's runs start, finish or fail.</Empty>
       ) : (
         <>
-          <ul className="cards" aria-label="Deliveries">
-            {deliveries.data.deliveries.map((delivery) => (
-              <DeliveryCard key={delivery.delivery_id} delivery={delivery} agentId={agentId} webhookId={webhookId} />
-            ))}
-          </ul>
-          <Pager page={page} pageSize={PAGE_SIZE} total={deliveries.data.total} onPage={setPage} />
+          {status && (
+            <p className="muted small-print" data-testid="filter-scope">
+              {shown.length} {status} among deliveries {Math.min(deliveries.data.total, (page - 1) * pageSize + 1)}–{Math.min(deliveries.data.total, page * pageSize)} of{' '}
+              {deliveries.data.total} (the API filters no status, so the newest {pageSize} are read at a time).
+            </p>
+          )}
+          {shown.length === 0 ? (
+            <Empty>{status ? `No ${status} delivery here.` : "Nothing delivered yet. Deliveries appear here when the agent's runs start, finish or fail, or when you send a test event."}</Empty>
+          ) : (
+            <ul className="cards" aria-label="Deliveries">
+              {shown.map((delivery) => (
+                <DeliveryCard key={delivery.delivery_id} delivery={delivery} agentId={agentId} webhookId={webhookId} />
+              ))}
+            </ul>
+          )}
+          <Pager page={page} pageSize={pageSize} total={deliveries.data.total} onPage={(p) => setParam('page', String(p))} />
         </>
       )}
     </section>
-  );
-}
-
-function DeliveryCard({ delivery, agentId, webhookId }: { delivery: Delivery; agentId: string; webhookId: string }) {
-  const client = useQueryClient();
-  const redeliver = useMutation({
-    mutationFn: () =>
-      unwrap(
-        api.POST('/v1/agents/{agent_id}/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver', {
-          params: { path: { agent_id: agentId, webhook_id: webhookId, delivery_id: delivery.delivery_id } },
-        }),
-      ),
-    onSettled: () => void client.invalidateQueries({ queryKey: ['deliveries', agentId, webhookId] }),
-  });
-  return (
-    <li data-testid="delivery">
-      <article>
-        <div className="section-head">
-          <strong>{delivery.event}</strong>
-          <StatusBadge status={delivery.status} />
-          <span className="muted">
-            <When at={delivery.created_at} />
-          </span>
-          <span className="spacer" />
-          <button type="button" className="secondary outline small" onClick={() => redeliver.mutate()} aria-busy={redeliver.isPending}>
-            Redeliver
-          </button>
-        </div>
-        {delivery.next_attempt_at && (
-          <p className="muted">
-            Next attempt <When at={delivery.next_attempt_at} />
-          </p>
-        )}
-        <ErrorNote error={redeliver.error} />
-        {delivery.attempts.length === 0 ? (
-          <p className="muted">No attempt yet.</p>
-        ) : (
-          <ol className="attempts">
-            {delivery.attempts.map((attempt) => (
-              <li key={attempt.attempt}>
-                Attempt {attempt.attempt}: {attempt.status_code ?? 'no answer'} in {attempt.duration_ms} ms, <When at={attempt.started_at} />
-                {attempt.error && <span className="error-note"> — {attempt.error}</span>}
-              </li>
-            ))}
-          </ol>
-        )}
-        <details>
-          <summary>Payload</summary>
-          <pre>{JSON.stringify(delivery.payload, null, 2)}</pre>
-        </details>
-      </article>
-    </li>
   );
 }

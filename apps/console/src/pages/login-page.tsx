@@ -1,8 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
-import { Navigate, useNavigate } from 'react-router';
+import { Navigate, useLocation, useNavigate } from 'react-router';
 import { api, unwrap } from '../api';
 import { ErrorNote } from '../components/feedback';
+import { pathAfterSignIn } from '../deep-link';
 import { ThemeToggle } from '../components/layout';
 import { useSessionQuery, useSignedIn } from '../session';
 import { usePageTitle } from '../components/page-title';
@@ -15,6 +16,7 @@ interface LoginForm {
 export function LoginPage() {
   usePageTitle('Sign in');
   const navigate = useNavigate();
+  const next = pathAfterSignIn(useLocation().search);
   const session = useSessionQuery();
   const signedIn = useSignedIn();
   const form = useForm<LoginForm>({ defaultValues: { email: '', password: '' } });
@@ -22,10 +24,10 @@ export function LoginPage() {
     mutationFn: (values: LoginForm) => unwrap(api.POST('/v1/console/login', { body: values })),
     onSuccess: (result) => {
       signedIn(result);
-      void navigate('/agents', { replace: true });
+      void navigate(next, { replace: true });
     },
   });
-  if (session.data) return <Navigate to="/agents" replace />;
+  if (session.data) return <Navigate to={next} replace />;
   return (
     <main className="container narrow">
       <div className="corner"><ThemeToggle /></div>

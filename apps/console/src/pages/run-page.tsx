@@ -10,6 +10,7 @@ import { usePageTitle } from '../components/page-title';
 import { agentLabel } from './agents-page';
 import { runFacts } from './run-facts';
 import { runKind } from './runs-tab';
+import { ConfirmButton } from '../components/confirm-button';
 
 type StreamState = 'connecting' | 'live' | 'ended' | 'reconnecting';
 
@@ -96,19 +97,21 @@ export function RunPage() {
         <StatusBadge status={r.status} />
         <span className="spacer" />
         {!r.is_finished && (
-          <button type="button" className="secondary" onClick={() => cancel.mutate()} aria-busy={cancel.isPending}>
+          <ConfirmButton
+            className="secondary"
+            title={`Cancel run ${r.run_number}?`}
+            message={<p>The agent is stopped where it is; what it did so far stays in the events.</p>}
+            confirmLabel="Cancel the run"
+            dismissLabel="Keep it running"
+            busy={cancel.isPending}
+            onConfirm={() => cancel.mutate()}
+          >
             Cancel run
-          </button>
+          </ConfirmButton>
         )}
-        <button
-          type="button"
-          className="secondary outline"
-          onClick={() => {
-            if (confirm('Delete this run and its events?')) remove.mutate();
-          }}
-        >
+        <ConfirmButton title={`Delete run ${r.run_number}?`} message={<p>The run and its events are deleted.</p>} confirmLabel="Delete run" busy={remove.isPending} onConfirm={() => remove.mutate()}>
           Delete
-        </button>
+        </ConfirmButton>
       </div>
       <ErrorNote error={cancel.error ?? remove.error} />
       {cancel.data?.error && <p className="muted">{cancel.data.error}</p>}

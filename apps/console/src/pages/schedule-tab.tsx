@@ -9,6 +9,8 @@ import { ErrorNote, Loading } from '../components/feedback';
 import { StatusBadge } from '../components/status-badge';
 import { When, formatInZone, isTimeZone } from '../components/time';
 import { useAgent } from './agent-page';
+import { ConfirmButton } from '../components/confirm-button';
+import { CronHelp } from '../cron/cron-help';
 
 interface ScheduleForm {
   cron: string;
@@ -150,15 +152,9 @@ export function ScheduleTab() {
                 Pause
               </button>
             )}
-            <button
-              type="button"
-              className="secondary outline"
-              onClick={() => {
-                if (confirm('Delete the schedule?')) remove.mutate();
-              }}
-            >
+            <ConfirmButton title="Delete the schedule?" message={<p>The agent stops being started on this schedule; runs already started go on.</p>} confirmLabel="Delete schedule" busy={remove.isPending} onConfirm={() => remove.mutate()}>
               Delete schedule
-            </button>
+            </ConfirmButton>
           </div>
           <ErrorNote error={pause.error ?? resume.error ?? remove.error} />
         </article>
@@ -167,20 +163,23 @@ export function ScheduleTab() {
       )}
       <form onSubmit={form.handleSubmit((values) => save.mutate(values))} noValidate>
         <div className="grid">
-          <label>
-            Cron (sec min hour day-of-month month day-of-week year)
-            <input className="mono" spellCheck={false} aria-invalid={preview.isError ? true : undefined} {...form.register('cron', { required: true })} />
-            <small>
-              {EXAMPLES.map(([expression, meaning], i) => (
-                <span key={expression}>
-                  {i > 0 && ' · '}
-                  <button type="button" className="link" onClick={() => form.setValue('cron', expression, { shouldDirty: true })}>
-                    {meaning}
-                  </button>
-                </span>
-              ))}
-            </small>
-          </label>
+          <div>
+            <label>
+              Cron (sec min hour day-of-month month day-of-week year)
+              <input className="mono" spellCheck={false} aria-invalid={preview.isError ? true : undefined} {...form.register('cron', { required: true })} />
+              <small>
+                {EXAMPLES.map(([expression, meaning], i) => (
+                  <span key={expression}>
+                    {i > 0 && ' · '}
+                    <button type="button" className="link" onClick={() => form.setValue('cron', expression, { shouldDirty: true })}>
+                      {meaning}
+                    </button>
+                  </span>
+                ))}
+              </small>
+            </label>
+            <CronHelp expression={cron} onUse={(quartz) => form.setValue('cron', quartz, { shouldDirty: true })} />
+          </div>
           <div>
             <label htmlFor="schedule-timezone">Timezone</label>
             <input

@@ -11,6 +11,7 @@ import { When } from '../components/time';
 import { type Verification, canSignHere, signedHeaders } from '../inbound-signing';
 import { useAgent } from './agent-page';
 import { agentLabel } from './agents-page';
+import { ConfirmButton } from '../components/confirm-button';
 
 type Trigger = Schemas['TriggerDto'];
 type SourceEvent = NonNullable<Trigger['events']>[number];
@@ -278,26 +279,25 @@ function TriggerCard({ trigger, agentNames, onCredentials }: { trigger: Trigger;
                 {trigger.status === 'active' ? 'Disable' : 'Enable'}
               </button>
               {trigger.kind === 'webhook' && (
-                <button
-                  type="button"
-                  className="secondary outline"
-                  aria-busy={rotate.isPending}
-                  onClick={() => {
-                    if (confirm(`Rotate the URL and secret of "${label}"? The old ones stop working at once; senders need the new ones.`)) rotate.mutate();
-                  }}
+                <ConfirmButton
+                  title={`Rotate the URL and secret of "${label}"?`}
+                  message={<p>The old ones stop working at once; senders need the new ones.</p>}
+                  confirmLabel="Rotate"
+                  busy={rotate.isPending}
+                  onConfirm={() => rotate.mutate()}
                 >
                   Rotate URL and secret
-                </button>
+                </ConfirmButton>
               )}
-              <button
-                type="button"
-                className="secondary outline"
-                onClick={() => {
-                  if (confirm(`Delete the trigger "${label}"?${trigger.kind === 'webhook' ? ' Its URL answers 404 from now on.' : ''}`)) remove.mutate();
-                }}
+              <ConfirmButton
+                title={`Delete the trigger "${label}"?`}
+                message={<p>{trigger.kind === 'webhook' ? 'Its URL answers 404 from now on.' : 'Its source agent\'s runs no longer start this agent.'}</p>}
+                confirmLabel="Delete trigger"
+                busy={remove.isPending}
+                onConfirm={() => remove.mutate()}
               >
                 Delete
-              </button>
+              </ConfirmButton>
             </div>
           </>
         )}

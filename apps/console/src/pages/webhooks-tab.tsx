@@ -9,6 +9,8 @@ import { Empty, ErrorNote, Loading } from '../components/feedback';
 import { StatusBadge } from '../components/status-badge';
 import { When } from '../components/time';
 import { useAgent } from './agent-page';
+import { WebhookHealth } from './webhook-health';
+import { ConfirmButton } from '../components/confirm-button';
 
 type Webhook = Schemas['WebhookDto'];
 export const WEBHOOK_EVENTS = ['run.started', 'run.completed', 'run.failed', 'run.stopped', 'run.paused'] as const;
@@ -141,55 +143,19 @@ function WebhookCard({ webhook }: { webhook: Webhook }) {
             >
               {webhook.status === 'active' ? 'Disable' : 'Enable'}
             </button>
-            <button
-              type="button"
-              className="secondary outline"
-              onClick={() => {
-                if (confirm(`Delete the webhook to ${webhook.url}?`)) remove.mutate();
-              }}
+            <ConfirmButton
+              title="Delete the webhook?"
+              message={<p>Nothing more is sent to <code>{webhook.url}</code>; its delivery log goes with it.</p>}
+              confirmLabel="Delete webhook"
+              busy={remove.isPending}
+              onConfirm={() => remove.mutate()}
             >
               Delete
-            </button>
+            </ConfirmButton>
           </div>
         )}
         <ErrorNote error={update.error ?? remove.error} />
       </article>
     </li>
-  );
-}
-
-const DISABLED_BECAUSE: Record<NonNullable<Webhook['health']['disabled_reason']>, string> = {
-  receiver_gone: 'Disabled: the receiver answered 410 Gone',
-  disabled_by_owner: 'Disabled by its owner',
-};
-
-/** How the webhook's endpoint has been doing, as its deliveries show it (the API's `health`). */
-function WebhookHealth({ webhook }: { webhook: Webhook }) {
-  const { health } = webhook;
-  const failing = health.consecutive_failures > 0;
-  return (
-    <p className="small-print" data-testid="webhook-health">
-      {health.disabled_reason && <strong className="health-warn">{DISABLED_BECAUSE[health.disabled_reason]}. </strong>}
-      {failing ? (
-        <span className="error-note">
-          {health.consecutive_failures === 1 ? '1 failed attempt' : `${health.consecutive_failures} failed attempts in a row`}, the last <When at={health.last_error_at} />
-          : <span className="mono">{health.last_error}</span>.{' '}
-        </span>
-      ) : health.last_success_at ? (
-        <span className="health-ok">Healthy. </span>
-      ) : (
-        <span className="muted">No delivery yet. </span>
-      )}
-      {health.circuit_open_until && (
-        <span className="health-warn">
-          Deliveries wait until <When at={health.circuit_open_until} />, when one is tried again.{' '}
-        </span>
-      )}
-      {health.last_success_at && (
-        <span className="muted">
-          Last delivered <When at={health.last_success_at} />.
-        </span>
-      )}
-    </p>
   );
 }

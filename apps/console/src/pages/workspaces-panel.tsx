@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { api, unwrap } from '../api';
 import { ErrorNote, Loading } from '../components/feedback';
+import { ConfirmButton } from '../components/confirm-button';
 
 type Workspace = Schemas['WorkspaceDto'];
 
@@ -140,16 +141,26 @@ function WorkspaceItem(props: {
         <button type="button" className="icon" aria-label={`Rename ${workspace.name}`} onClick={() => setRenaming(true)}>
           ✎
         </button>
-        <button
-          type="button"
+        <ConfirmButton
           className="icon"
-          aria-label={`Delete ${workspace.name}`}
-          onClick={() => {
-            if (confirm(`Delete the workspace ${workspace.name} and every agent in it?`)) remove.mutate();
-          }}
+          label={`Delete ${workspace.name}`}
+          title={`Delete the workspace ${workspace.name}?`}
+          message={
+            <p>
+              {workspace.agent_count === 0
+                ? 'It has no agents.'
+                : workspace.agent_count === 1
+                  ? 'Its agent, with its runs, schedule, triggers and webhooks, is deleted with it. This cannot be undone.'
+                  : `Its ${workspace.agent_count} agents, with their runs, schedules, triggers and webhooks, are deleted with it. This cannot be undone.`}
+            </p>
+          }
+          confirmLabel={workspace.agent_count === 0 ? 'Delete workspace' : 'Delete workspace and agents'}
+          typed={workspace.agent_count === 0 ? undefined : workspace.name}
+          busy={remove.isPending}
+          onConfirm={() => remove.mutate()}
         >
           ×
-        </button>
+        </ConfirmButton>
       </span>
       <ErrorNote error={remove.error} />
     </li>

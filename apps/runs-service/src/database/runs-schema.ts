@@ -13,6 +13,7 @@ import { RunAdmission1764300000000 } from './migrations/1764300000000-run-admiss
 import { RunChains1764424000000 } from './migrations/1764424000000-run-chains';
 import { RunUsageAndTools1764500000000 } from './migrations/1764500000000-run-usage-and-tools';
 import { RunEnds1764600000000 } from './migrations/1764600000000-run-ends';
+import { RunsAcrossAgents1764700000000 } from './migrations/1764700000000-runs-across-agents';
 
 export const RUNS_SCHEMA: SchemaDefinition = {
   schema: 'runs',
@@ -31,5 +32,6 @@ export const RUNS_SCHEMA: SchemaDefinition = {
     RunChains1764424000000,
     RunUsageAndTools1764500000000,
     RunEnds1764600000000,
+    RunsAcrossAgents1764700000000,
   ],
 };

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { ListRunsMessage } from '@aas/contracts';
+import { ListRunsMessage, ListRunsQuery, LiveAgent } from '@aas/contracts';
 import { isUUID } from 'class-validator';
 import { Brackets, DataSource, SelectQueryBuilder } from 'typeorm';
 import { RunEntity } from '../database/run.entity';
-import { runListCountQuery, runModeOf } from './run-list-count';
+import { runListCountAcrossAgentsQuery, runListCountQuery, runModeOf } from './run-list-count';
 import { runListFiltersKey } from './run-list-filters-key';
-import { RunListStore } from './run-list.store';
+import { RunListStore, RunTotal } from './run-list.store';
 
 /** Totals are forgotten this long after they were counted (or once their agent's runs change). */
 export const RUN_LIST_TOTAL_TTL = '1 hour';
@@ -40,6 +40,43 @@ export class PostgresRunListStore extends RunListStore {
     if (!fromCounts) return this.rememberedTotal(message, this.filtered(message));
     const [row] = await this.dataSource.query(fromCounts.sql, fromCounts.parameters);
     return Number(row?.total ?? 0);
+  }
+
+  pageAcrossAgents(userId: string, agents: LiveAgent[], query: ListRunsQuery, offset: number, limit: number): Promise<RunEntity[]> {
+    return this.acrossAgents(userId, agents, query)
+      .orderBy('r.started_at', 'DESC')
+      .addOrderBy('r.run_number', 'DESC')
+      .addOrderBy('r.id', 'DESC')
+      .offset(offset)
+      .limit(limit)
+      .getMany();
+  }
+
+  async countAcrossAgents(userId: string, agents: LiveAgent[], query: ListRunsQuery, exactUpTo: number): Promise<RunTotal> {
+    const fromCounts = runListCountAcrossAgentsQuery(query, userId, agents.map((a) => a.agent_id));
+    if (fromCounts && !(await this.holdsEarlierGenerations(agents))) {
+      const [row] = await this.dataSource.query(fromCounts.sql, fromCounts.parameters);
+      return { total: Number(row.total), estimate: false };
+    }
+    const [matching, parameters] = this.acrossAgents(userId, agents, query).select('1').getQueryAndParameters();
+    const [{ total }] = await this.dataSource.query(`SELECT count(*)::int AS total FROM (${matching} LIMIT ${exactUpTo + 1}) m`, parameters);
+    if (total <= exactUpTo) return { total, estimate: false };
+    const [{ 'QUERY PLAN': [plan] }] = await this.dataSource.query(`EXPLAIN (FORMAT JSON) ${matching}`, parameters);
+    return { total: Math.max(exactUpTo + 1, Math.round(plan.Plan['Plan Rows'])), estimate: true };
+  }
+
+  /**
+   * Whether runs of an earlier agent that had one of these ids are still here (deleted, their cleanup
+   * pending): the kept counts, which do not tell generations apart, would count them.
+   */
+  private async holdsEarlierGenerations(agents: LiveAgent[]): Promise<boolean> {
+    const [{ held }] = await this.dataSource.query(
+      `SELECT EXISTS (
+         SELECT 1 FROM agent_generations g JOIN unnest($1::uuid[], $2::bigint[]) AS live(agent_id, generation) USING (agent_id)
+          WHERE g.generation <> live.generation) AS held`,
+      [agents.map((a) => a.agent_id), agents.map((a) => a.generation)],
+    );
+    return held;
   }
 
   /**
@@ -104,25 +141,39 @@ export class PostgresRunListStore extends RunListStore {
     const q = this.dataSource.manager
       .createQueryBuilder(RunEntity, 'r')
       .where('r.agent_id = :agentId AND r.user_id = :userId', { agentId: message.agent_id, userId: message.user_id });
-    if (message.filter_status === 'finished') q.andWhere('r.is_finished');
-    else if (message.filter_status) q.andWhere('r.status = :status', { status: message.filter_status });
-    if (message.filter_run_id !== undefined) {
-      if (!isUUID(message.filter_run_id)) q.andWhere('false');
-      else q.andWhere('r.id = :runId', { runId: message.filter_run_id });
-    }
-    if (message.filter_started_after) q.andWhere('r.started_at >= :after', { after: message.filter_started_after });
-    if (message.filter_started_before) q.andWhere('r.started_at <= :before', { before: message.filter_started_before });
-    if (message.filter_policy_type) q.andWhere('r.policy_type = :policyType', { policyType: message.filter_policy_type });
-    if (message.filter_trigger_kind) q.andWhere('r.trigger_kind = :triggerKind', { triggerKind: message.filter_trigger_kind });
-    if (message.filter_policy_group) q.andWhere('r.run_mode = :mode', { mode: runModeOf(message.filter_policy_group) });
-    if (message.filter_user_email) q.andWhere('lower(r.user_email) = lower(:email)', { email: message.filter_user_email });
-    if (message.filter_goal) {
-      q.andWhere(
-        new Brackets((b) => b.where(`r.goal ILIKE :goal ESCAPE '\\'`, { goal: `%${escapeLike(message.filter_goal!)}%` })),
-      );
-    }
-    return q;
+    return withFilters(q, message);
   }
+
+  /** Each agent's runs of its live generation (a run without one predates generations). */
+  private acrossAgents(userId: string, agents: LiveAgent[], query: ListRunsQuery): SelectQueryBuilder<RunEntity> {
+    const q = this.dataSource.manager
+      .createQueryBuilder(RunEntity, 'r')
+      .where('r.user_id = :userId AND r.agent_id = ANY(:agentIds::uuid[])', { userId, agentIds: agents.map((a) => a.agent_id) })
+      .andWhere(
+        '(r.agent_generation IS NULL OR (r.agent_id, r.agent_generation) IN (SELECT * FROM unnest(:agentIds::uuid[], :generations::bigint[])))',
+        { generations: agents.map((a) => a.generation) },
+      );
+    return withFilters(q, query);
+  }
+}
+
+function withFilters(q: SelectQueryBuilder<RunEntity>, message: ListRunsQuery): SelectQueryBuilder<RunEntity> {
+  if (message.filter_status === 'finished') q.andWhere('r.is_finished');
+  else if (message.filter_status) q.andWhere('r.status = :status', { status: message.filter_status });
+  if (message.filter_run_id !== undefined) {
+    if (!isUUID(message.filter_run_id)) q.andWhere('false');
+    else q.andWhere('r.id = :runId', { runId: message.filter_run_id });
+  }
+  if (message.filter_started_after) q.andWhere('r.started_at >= :after', { after: message.filter_started_after });
+  if (message.filter_started_before) q.andWhere('r.started_at <= :before', { before: message.filter_started_before });
+  if (message.filter_policy_type) q.andWhere('r.policy_type = :policyType', { policyType: message.filter_policy_type });
+  if (message.filter_trigger_kind) q.andWhere('r.trigger_kind = :triggerKind', { triggerKind: message.filter_trigger_kind });
+  if (message.filter_policy_group) q.andWhere('r.run_mode = :mode', { mode: runModeOf(message.filter_policy_group) });
+  if (message.filter_user_email) q.andWhere('lower(r.user_email) = lower(:email)', { email: message.filter_user_email });
+  if (message.filter_goal) {
+    q.andWhere(new Brackets((b) => b.where(`r.goal ILIKE :goal ESCAPE '\\'`, { goal: `%${escapeLike(message.filter_goal!)}%` })));
+  }
+  return q;
 }
 
 function escapeLike(text: string): string {

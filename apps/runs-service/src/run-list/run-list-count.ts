@@ -1,4 +1,4 @@
-import { ListRunsMessage } from '@aas/contracts';
+import { ListRunsMessage, ListRunsQuery } from '@aas/contracts';
 
 /** filter_policy_group names a run mode: builder for build runs, runner for run-mode runs. */
 export function runModeOf(policyGroup: 'builder' | 'runner'): 'build' | 'run' {
@@ -14,22 +14,27 @@ export function runModeOf(policyGroup: 'builder' | 'runner'): 'build' | 'run' {
  * counted. Each condition is the one the list applies to the runs (postgres-run-list.store.ts).
  */
 export function runListCountQuery(message: ListRunsMessage): { sql: string; parameters: unknown[] } | undefined {
-  if (
-    message.filter_run_id !== undefined ||
-    message.filter_started_after ||
-    message.filter_started_before ||
-    message.filter_goal ||
-    message.filter_trigger_kind
-  ) {
+  return countsQuery(message, ['agent_id = $1', 'user_id = $2'], [message.agent_id, message.user_id]);
+}
+
+/** The same from run_list_counts for the runs of many agents of one user (GET /v1/runs), or undefined. */
+export function runListCountAcrossAgentsQuery(
+  query: ListRunsQuery,
+  userId: string,
+  agentIds: string[],
+): { sql: string; parameters: unknown[] } | undefined {
+  return countsQuery(query, ['user_id = $1', 'agent_id = ANY($2::uuid[])'], [userId, agentIds]);
+}
+
+function countsQuery(query: ListRunsQuery, where: string[], parameters: unknown[]): { sql: string; parameters: unknown[] } | undefined {
+  if (query.filter_run_id !== undefined || query.filter_started_after || query.filter_started_before || query.filter_goal || query.filter_trigger_kind) {
     return undefined;
   }
-  const parameters: unknown[] = [message.agent_id, message.user_id];
-  const where = ['agent_id = $1', 'user_id = $2'];
   const test = (column: string, value: unknown, wrap = (p: string) => p) => where.push(`${column} = ${wrap(`$${parameters.push(value)}`)}`);
-  if (message.filter_status === 'finished') where.push('is_finished');
-  else if (message.filter_status) test('status', message.filter_status);
-  if (message.filter_policy_type) test('policy_type', message.filter_policy_type);
-  if (message.filter_policy_group) test('run_mode', runModeOf(message.filter_policy_group));
-  if (message.filter_user_email) test('user_email_lower', message.filter_user_email, (p) => `lower(${p})`);
+  if (query.filter_status === 'finished') where.push('is_finished');
+  else if (query.filter_status) test('status', query.filter_status);
+  if (query.filter_policy_type) test('policy_type', query.filter_policy_type);
+  if (query.filter_policy_group) test('run_mode', runModeOf(query.filter_policy_group));
+  if (query.filter_user_email) test('user_email_lower', query.filter_user_email, (p) => `lower(${p})`);
   return { sql: `SELECT coalesce(sum(runs), 0) AS total FROM run_list_counts WHERE ${where.join(' AND ')}`, parameters };
 }

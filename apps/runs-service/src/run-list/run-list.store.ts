@@ -1,4 +1,4 @@
-import { ListRunsMessage } from '@aas/contracts';
+import { ListRunsMessage, ListRunsQuery, LiveAgent } from '@aas/contracts';
 import { RunEntity } from '../database/run.entity';
 
 /**
@@ -12,9 +12,24 @@ export abstract class RunListStore {
   /** How many runs the list's filters match. */
   abstract count(message: ListRunsMessage): Promise<number>;
 
+  /** The runs of `agents` (each of its generation) and user that the filters match, newest first. */
+  abstract pageAcrossAgents(userId: string, agents: LiveAgent[], query: ListRunsQuery, offset: number, limit: number): Promise<RunEntity[]>;
+
+  /**
+   * How many runs of `agents` and user the filters match: from the kept counts when the filters allow
+   * (exact), else counted when at most `exactUpTo`, else the planner's estimate (marked as one).
+   */
+  abstract countAcrossAgents(userId: string, agents: LiveAgent[], query: ListRunsQuery, exactUpTo: number): Promise<RunTotal>;
+
   /**
    * Deletes remembered totals counted too long ago or left behind by their agent's runs changing, in
    * batches until one comes back short or `stop` says so (asked between batches); answers how many.
    */
   abstract purgeStaleTotals(stop?: () => boolean, batchSize?: number): Promise<number>;
+}
+
+/** A list's total, and whether it is the database's estimate rather than a count. */
+export interface RunTotal {
+  total: number;
+  estimate: boolean;
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ListRunsMessage, RUN_LIST_DEFAULT_PAGE_SIZE } from '@aas/contracts';
+import { ListRunsMessage, ListRunsQuery, LiveAgent, RUN_LIST_DEFAULT_PAGE_SIZE, RUN_LIST_EXACT_TOTAL_MAX } from '@aas/contracts';
 import { RunEntity } from '../database/run.entity';
 import { RunListStore } from './run-list.store';
 import { totalFromPage } from './total-from-page';
@@ -10,6 +10,11 @@ export interface RunListPage {
   total: number;
   page: number;
   pageSize: number;
+}
+
+/** A page of runs across agents: the total may be an estimate beyond RUN_LIST_EXACT_TOTAL_MAX. */
+export interface RunsAcrossAgentsPage extends RunListPage {
+  totalIsEstimate: boolean;
 }
 
 /** Reads a page of an agent's runs; the total is counted only when the page does not prove it. */
@@ -25,5 +30,18 @@ export class RunList {
     const runs = await this.store.page(message, offset, pageSize);
     const total = totalFromPage(offset, pageSize, runs.length) ?? (await this.store.count(message));
     return { runs, total, page, pageSize };
+  }
+
+  /** The same across `agents` of one user (GET /v1/runs); newest first, ties broken by run number and id. */
+  async readAcrossAgents(userId: string, agents: LiveAgent[], query: ListRunsQuery): Promise<RunsAcrossAgentsPage> {
+    const page = Math.max(query.page ?? 1, 1);
+    const pageSize = query.page_size || RUN_LIST_DEFAULT_PAGE_SIZE;
+    const offset = (page - 1) * pageSize;
+    if (agents.length === 0) return { runs: [], total: 0, totalIsEstimate: false, page, pageSize };
+    const runs = await this.store.pageAcrossAgents(userId, agents, query, offset, pageSize);
+    const proven = totalFromPage(offset, pageSize, runs.length);
+    const { total, estimate } =
+      proven === undefined ? await this.store.countAcrossAgents(userId, agents, query, RUN_LIST_EXACT_TOTAL_MAX) : { total: proven, estimate: false };
+    return { runs, total, totalIsEstimate: estimate, page, pageSize };
   }
 }

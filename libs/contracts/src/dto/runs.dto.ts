@@ -1,10 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, MaxLength, Min, Max } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUUID, MaxLength, Min, Max } from 'class-validator';
 import { IsWellFormedText } from './text.validators';
 
 export const RUN_LIST_DEFAULT_PAGE_SIZE = 100;
 export const RUN_LIST_MAX_PAGE_SIZE = 1000;
+/** GET /v1/runs counts matching runs exactly up to this many; beyond, its total is an estimate unless kept counts give it. */
+export const RUN_LIST_EXACT_TOTAL_MAX = 10_000;
 export const RUN_EVENTS_DEFAULT_LIMIT = 1000;
 export const RUN_EVENTS_MAX_LIMIT = 10_000;
 export const USER_MESSAGE_MAX_LENGTH = 100_000;
@@ -327,6 +329,26 @@ export class ListRunsQuery {
   @IsOptional()
   @IsIn(RUN_KINDS)
   filter_trigger_kind?: RunKind;
+}
+
+/** GET /v1/runs: the per-agent list's filters, plus which agents. */
+export class ListAllRunsQuery extends ListRunsQuery {
+  @ApiPropertyOptional({ format: 'uuid', description: "Only this agent's runs (none when it is not the caller's)" })
+  @IsOptional()
+  @IsUUID()
+  filter_agent_id?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: "Only the runs of this workspace's agents (none when it is not the caller's)" })
+  @IsOptional()
+  @IsUUID()
+  filter_workspace_id?: string;
+}
+
+export class AllRunsListResponse extends RunListResponse {
+  @ApiProperty({
+    description: `false: total_runs is exact. true: more than ${RUN_LIST_EXACT_TOTAL_MAX} runs match and total_runs is the database's estimate`,
+  })
+  total_runs_is_estimate!: boolean;
 }
 
 export class RunEventsQuery {

@@ -25,3 +25,24 @@ export const JobNames = {
   PurgeIdleRunChains: 'purge-idle-run-chains',
   SweepLostDeliveries: 'sweep-lost-deliveries',
 } as const;
+
+/**
+ * The service (its request stream, as patterns.ts names them) whose workers consume each queue; each
+ * app refuses to start unless it consumes exactly its own queues, each with one worker.
+ */
+export const QUEUE_CONSUMERS: Record<QueueName, string> = {
+  [QueueNames.RunsEvents]: 'runs',
+  [QueueNames.RunsExecution]: 'runs',
+  [QueueNames.RunsMaintenance]: 'runs',
+  [QueueNames.SchedulerEvents]: 'scheduler',
+  [QueueNames.SchedulerFires]: 'scheduler',
+  [QueueNames.WebhooksEvents]: 'webhooks',
+  [QueueNames.WebhookDeliveries]: 'webhooks',
+  [QueueNames.WebhooksMaintenance]: 'webhooks',
+  [QueueNames.AgentsEvents]: 'agents',
+};
+
+/** The queues `stream`'s workers must consume. */
+export function queuesConsumedBy(stream: string): QueueName[] {
+  return (Object.keys(QUEUE_CONSUMERS) as QueueName[]).filter((queue) => QUEUE_CONSUMERS[queue] === stream);
+}

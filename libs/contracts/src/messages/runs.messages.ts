@@ -1,7 +1,7 @@
 import { IntersectionType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsOptional, IsUUID, Matches, ValidateNested } from 'class-validator';
-import { CancelRunRequest, ListRunsQuery, RunEventsQuery, StartRunRequest } from '../dto/runs.dto';
+import { CancelRunRequest, ListAllRunsQuery, ListRunsQuery, RunEventsQuery, StartRunRequest } from '../dto/runs.dto';
 import { AgentScopedMessage, RunScopedMessage, UserScopedMessage } from './user-scoped.message';
 
 export class StartRunMessage extends IntersectionType(StartRunRequest, AgentScopedMessage) {
@@ -14,6 +14,7 @@ export class StartRunMessage extends IntersectionType(StartRunRequest, AgentScop
 export class RunRefMessage extends RunScopedMessage {}
 export class CancelRunMessage extends IntersectionType(CancelRunRequest, RunScopedMessage) {}
 export class ListRunsMessage extends IntersectionType(ListRunsQuery, AgentScopedMessage) {}
+export class ListAllRunsMessage extends IntersectionType(ListAllRunsQuery, UserScopedMessage) {}
 export class RunEventsMessage extends IntersectionType(RunEventsQuery, RunScopedMessage) {}
 export class ListToolsMessage extends UserScopedMessage {}
 
@@ -39,7 +40,7 @@ export interface OwnedAgent {
 export interface AgentContext extends OwnedAgent {
   user_email: string;
   /** `plan_steps` is always an array, empty when the instructions have none (runtime-protocol.md). */
-  instructions: { content: string; plan_steps: unknown[] } | null;
+  instructions: { content: string; plan_steps: unknown[]; /** The version these are (GET …/instructions/history). */ version_id: number } | null;
 }
 
 /** Most runs started by one batch request (a scheduler splits larger groups of fires). */
@@ -75,4 +76,25 @@ export interface AgentStartContext {
 /** An agent that does not exist, or is not the named user's, is left out. */
 export interface AgentStartContextsResponse {
   agents: AgentStartContext[];
+}
+
+/** A user's live agents, narrowed to one workspace or one agent when given (AgentsPatterns.ListLiveAgents). */
+export class LiveAgentsMessage extends UserScopedMessage {
+  @IsOptional()
+  @IsUUID()
+  workspace_id?: string;
+
+  @IsOptional()
+  @IsUUID()
+  agent_id?: string;
+}
+
+/** An agent that exists, with the generation its runs must carry (null-generation runs are older than generations). */
+export interface LiveAgent {
+  agent_id: string;
+  generation: number;
+}
+
+export interface LiveAgentsResponse {
+  agents: LiveAgent[];
 }

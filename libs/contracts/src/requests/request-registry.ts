@@ -1,5 +1,6 @@
 import type {
   AgentListResponse,
+  AllRunsListResponse,
   ToolListResponse,
 
   AgentResponse,
@@ -35,6 +36,9 @@ import type {
 import type {
   AgentContext,
   AgentContextMessage,
+  ListAllRunsMessage,
+  LiveAgentsMessage,
+  LiveAgentsResponse,
   RecordRunEndsMessage,
   RecordRunEndsResponse,
   ListToolsMessage,
@@ -149,12 +153,14 @@ export interface RequestRegistry {
   [AgentsPatterns.GetOwnedAgent]: RequestType<OwnedAgentMessage, OwnedAgent>;
   [AgentsPatterns.GetAgentForRun]: RequestType<AgentContextMessage, AgentContext>;
   [AgentsPatterns.GetAgentsForRunStarts]: RequestType<AgentStartContextsMessage, AgentStartContextsResponse>;
+  [AgentsPatterns.ListLiveAgents]: RequestType<LiveAgentsMessage, LiveAgentsResponse>;
   [RunsPatterns.Health]: RequestType<Record<string, never>, HealthAnswer>;
   [RunsPatterns.ListTools]: RequestType<ListToolsMessage, ToolListResponse>;
   [RunsPatterns.StartRun]: RequestType<StartRunMessage, RunResponse>;
   [RunsPatterns.StartScheduledRuns]: RequestType<StartScheduledRunsMessage, StartScheduledRunsResponse>;
   [RunsPatterns.StartTriggeredRuns]: RequestType<StartTriggeredRunsMessage, StartTriggeredRunsResponse>;
   [RunsPatterns.ListRuns]: RequestType<ListRunsMessage, RunListResponse>;
+  [RunsPatterns.ListAllRuns]: RequestType<ListAllRunsMessage, AllRunsListResponse>;
   [RunsPatterns.GetRun]: RequestType<RunRefMessage, RunResponse>;
   [RunsPatterns.ListRunEvents]: RequestType<RunEventsMessage, RunEventsResponse>;
   [RunsPatterns.RunStreamHeads]: RequestType<RunStreamHeadsMessage, RunStreamHeadsResponse>;

@@ -2,7 +2,7 @@ import { DynamicModule, INestApplication } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { patternsServedBy } from '@aas/contracts';
+import { patternsServedBy, queuesConsumedBy } from '@aas/contracts';
 import { ProblemDetailsFilter, createValidationPipe } from '@aas/problem-details';
 import { RedisStreamsServer } from '@aas/transport';
 import { Logger, PinoLogger } from 'nestjs-pino';
@@ -10,6 +10,8 @@ import { Histogram, Registry } from 'prom-client';
 import { ServiceEnv } from '../config/common.env';
 import { logRequests } from '../logging/request-log';
 import { METRIC_PREFIX } from '../metrics/metrics.module';
+import { AppQueueWorkers } from '../queues/app-queue-workers';
+import { consumedQueuesProblem } from '../queues/consumed-queues';
 import { runInRequestContext } from '../request-context/request-context';
 import { tracingEnabled } from '../tracing/start-tracing';
 
@@ -47,7 +49,18 @@ export async function startServiceApp(module: DynamicModule, service: string): P
     },
     { inheritAppConfig: true },
   );
+  await refuseWrongQueueWorkers(app, service);
   await app.startAllMicroservices();
   await app.listen(config.get('HEALTH_PORT', { infer: true }), '0.0.0.0');
   return app;
+}
+
+/** Started (and so its workers made), the app stops with the reason when it does not consume exactly its queues. */
+async function refuseWrongQueueWorkers(app: INestApplication, service: string): Promise<void> {
+  await app.init();
+  const consumed = app.get(AppQueueWorkers).all().map(({ worker }) => worker.name);
+  const problem = consumedQueuesProblem(service, queuesConsumedBy(service), consumed);
+  if (!problem) return;
+  await app.close();
+  throw new Error(problem);
 }

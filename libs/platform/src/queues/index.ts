@@ -4,3 +4,4 @@ export * from './queue-workers.drain';
 export * from './queues.module';
 export * from './worker-lock';
 export * from './periodic-job';
+export * from './consumed-queues';

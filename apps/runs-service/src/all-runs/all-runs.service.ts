@@ -1,0 +1,35 @@
+import { Injectable } from '@nestjs/common';
+import { AgentsPatterns, AllRunsListResponse, ListAllRunsMessage } from '@aas/contracts';
+import { ServiceClient } from '@aas/platform';
+import { RunList } from '../run-list/run-list';
+import { toRunDto, toRunSummary } from '../runs/run.mapper';
+
+/**
+ * GET /v1/runs: the caller's runs across their agents. agents-service, the authority on agents, names
+ * the live ones with their generations, so a deleted agent's runs never appear, even before its
+ * asynchronous cleanup has deleted them.
+ */
+@Injectable()
+export class AllRunsService {
+  constructor(
+    private readonly services: ServiceClient,
+    private readonly runList: RunList,
+  ) {}
+
+  async list(message: ListAllRunsMessage): Promise<AllRunsListResponse> {
+    const { agents } = await this.services.request(AgentsPatterns.ListLiveAgents, {
+      user_id: message.user_id,
+      workspace_id: message.filter_workspace_id,
+      agent_id: message.filter_agent_id,
+    });
+    const { runs, total, totalIsEstimate, page, pageSize } = await this.runList.readAcrossAgents(message.user_id, agents, message);
+    return {
+      runs: runs.map(toRunDto),
+      total_runs: total,
+      total_runs_is_estimate: totalIsEstimate,
+      page,
+      page_size: pageSize,
+      all_run_summaries: runs.map(toRunSummary),
+    };
+  }
+}
