@@ -40,12 +40,13 @@ describe(RunsService.name, () => {
 
     it('leaves a finished run as it is and says so, which is no error', async () => {
       const run = runRow({ status: 'completed', isFinished: true, eventCount: '5' });
-      const { sut, records } = setup(run);
+      const { sut, records, signalled } = setup(run);
       expect(await sut.cancel(run.userId, run.agentId, run.id, null)).toEqual({
         success: true,
         error: `Run ${run.id} had already finished (completed); nothing to cancel`,
       });
-      expect([records.events, records.outbox]).toEqual([[], []]);
+      // Nothing recorded, so nothing follows: no worker is signalled.
+      expect([records.events, records.outbox, signalled]).toEqual([[], [], []]);
     });
   });
 
