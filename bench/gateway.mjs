@@ -9,15 +9,12 @@
 //   BENCH_SECONDS (default 10) for the POST; BENCH_CONNECTIONS (default 50);
 //   BENCH_AGENTS_QUOTA (QUOTA_AGENTS_PER_USER; default 0, off: the POSTs make thousands of agents of one user)
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { percentile, report } from './support/report.mjs';
+import { load as loadFor, median } from './support/load.mjs';
+import { report } from './support/report.mjs';
 import { api, startSystem } from './support/system.mjs';
 import { cpuUsed, processCpu } from './support/cpu.mjs';
-
-const require = createRequire(import.meta.url);
-const autocannon = require('autocannon');
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -26,29 +23,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const KEY = `bench-${Date.now()}-key-0123456789`;
 const REFERENCE_PORT = 3950;
 
-/** One autocannon measurement; p50/p99 from every response's own latency, at 0.1 ms (autocannon's are whole ms). */
-function load(title, options, quiet = false) {
-  const seconds = options.duration ?? SECONDS;
-  if (!quiet) process.stderr.write(`  ${title}: ${seconds} s at ${CONNECTIONS} connections...\n`);
-  const latencies = [];
-  return new Promise((resolve, reject) => {
-    const instance = autocannon({ connections: CONNECTIONS, duration: seconds, ...options }, (error, result) => {
-      if (error) return reject(error);
-      const bad = result.non2xx + result.errors + result.timeouts;
-      if (bad > 0) return reject(new Error(`${title}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`));
-      latencies.sort((a, b) => a - b);
-      const ms = (p) => Math.round(percentile(latencies, p) * 10) / 10;
-      resolve({ rps: result.requests.total / seconds, p50: ms(50), p99: ms(99), total: result.requests.total });
-    });
-    instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
-  });
-}
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
+/** One autocannon measurement at CONNECTIONS, of BENCH_SECONDS unless `options.duration` says otherwise. */
+const load = (title, options, quiet = false) => loadFor(title, { connections: CONNECTIONS, duration: SECONDS, ...options }, { quiet });
 
 /**
  * The machine's speed drifts by a quarter within minutes, so the three GET targets are measured in

@@ -1,13 +1,18 @@
 import { createHmac, randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Server, createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { RestPlanStep, RunDispatch } from '@aas/contracts';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { startAgentRuntime } from '../apps/agent-runtime/src/agent-runtime.app';
+import { eventually } from './support/eventually';
 import { FakeModelServer } from './support/fake-model-server';
 import { FixtureMcpServer } from './support/fixture-mcp-server';
+import { isAlive } from './support/installation';
 
 const MODEL_API_KEY = 'sk-fake-model-key-do-not-leak-0123';
 const RUNTIME_SECRET = 'runtime-secret-do-not-leak-4567';
@@ -390,5 +395,88 @@ describe('agent runtime with an MCP server (MCP_SERVERS)', () => {
     expect(offered).toEqual(expect.arrayContaining(['http_request', 'ask_user', 'fixture__lookup', 'fixture__broken']));
     expect(answer.raw).not.toContain('mcp-token-do-not-leak');
     expect(JSON.stringify(fake.requests.map((request) => request.body))).not.toContain('mcp-token-do-not-leak');
+  });
+});
+
+describe('agent runtime with an MCP server over stdio (a local command in MCP_SERVERS)', () => {
+  const GREETING = 'stdio-env-secret-do-not-leak-42';
+  let fake: FakeModelServer;
+  let app: NestFastifyApplication;
+  let url: string;
+  let scratch: string;
+  let attempt = 0;
+
+  beforeAll(async () => {
+    fake = await FakeModelServer.start();
+    scratch = mkdtempSync(path.join(tmpdir(), 'aas-stdio-mcp-'));
+    app = await startAgentRuntime({
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      MODEL_BASE_URL: fake.url,
+      MODEL_NAME: 'fake-model',
+      MCP_SERVERS: JSON.stringify({
+        local: { command: process.execPath, args: [path.join(__dirname, 'support', 'fixture-mcp-stdio-server.mjs')], env: { FIXTURE_GREETING: GREETING } },
+        missing: { command: path.join(scratch, 'no-such-command') },
+      }),
+    });
+    url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await fake?.close();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  /** A run whose model calls local.whoami once: the tool_result line. */
+  const whoami = async () => {
+    const marker = fake.script(`[stdio-whoami ${++attempt}]`, { toolCalls: [{ name: 'local__whoami', arguments: {} }] }, { text: 'asked' });
+    const answer = await post(url, dispatchOf({ user_message: marker }), { signature: null });
+    expect(answer.lines.at(-1)).toEqual({ type: 'completed', outcome: 'success', summary: 'asked' });
+    return answer.lines.find((line) => line.type === 'tool_result');
+  };
+  const pidOf = (result: any) => Number(/^pid (\d+)/.exec(result?.output ?? '')?.[1]);
+
+  it("lists the stdio server's tools in the catalogue under its name; a command that cannot start is left out", async () => {
+    const catalogue = await (await fetch(`${url}/tools`)).json();
+    expect(catalogue.tools.map((tool: any) => tool.name)).toEqual(['http_request', 'ask_user', 'local.whoami', 'local.wait']);
+    expect(catalogue.tools[3]).toMatchObject({ server: 'local', icon: 'plug', input_schema: { type: 'object', properties: { ms: { type: 'number' } } } });
+  });
+
+  it('runs call its tools on one process, started once and shared by every run, with the env configured for it; no env value reaches a line', async () => {
+    const first = await whoami();
+    const second = await whoami();
+    expect(first).toMatchObject({ tool: 'local.whoami', is_error: false, output: expect.stringMatching(/^pid \d+ \[redacted\]$/) });
+    expect(pidOf(second)).toBe(pidOf(first));
+    expect(isAlive(pidOf(first))).toBe(true);
+    // The value reached the process (the model was told it: tool outputs go to the model as they are) but no line.
+    expect(JSON.stringify(fake.requests.at(-1)!.body.messages)).toContain(GREETING);
+  });
+
+  it('a process killed mid-call: the call ends is_error and the run goes on; the process is started again and a later run uses it', async () => {
+    const before = pidOf(await whoami());
+    const started = path.join(scratch, 'wait-started');
+    const marker = fake.script('[stdio-killed]', { toolCalls: [{ name: 'local__wait', arguments: { ms: 60_000, started_file: started } }] }, { text: 'OUTCOME: fail\nthe tool died' });
+    const running = post(url, dispatchOf({ user_message: marker }), { signature: null });
+    await eventually('the wait call to reach the process', () => existsSync(started), Boolean);
+    expect(Number(readFileSync(started, 'utf8'))).toBe(before);
+    process.kill(before, 'SIGKILL');
+    const answer = await running;
+    expect(answer.lines.find((line) => line.type === 'tool_result')).toMatchObject({ tool: 'local.wait', is_error: true, output: 'Connection closed' });
+    expect(answer.lines.at(-1)).toEqual({ type: 'completed', outcome: 'fail', summary: 'the tool died' });
+    // Started again after the first backoff (1 s); until then a call says the server is not running.
+    const seen: any[] = [];
+    const answered = async () => (seen.push(await whoami()), seen.at(-1));
+    const after = await eventually('a run answered by a new process', answered, (result) => pidOf(result) > 0 && pidOf(result) !== before, 15_000, 200);
+    expect(isAlive(pidOf(after))).toBe(true);
+    for (const result of seen.slice(0, -1)) expect(result).toMatchObject({ is_error: true, output: 'the MCP server local is not running (it is being started again)' });
+    const catalogue = await (await fetch(`${url}/tools`)).json();
+    expect(catalogue.tools.filter((tool: any) => tool.server === 'local').map((tool: any) => tool.name)).toEqual(['local.whoami', 'local.wait']);
+  });
+
+  it('the process is closed when the runtime stops', async () => {
+    const pid = pidOf(await whoami());
+    await app.close();
+    await eventually(`process ${pid} gone`, () => isAlive(pid), (alive) => !alive, 5_000);
   });
 });

@@ -130,6 +130,9 @@ describe('Webhooks', () => {
     const listed = await http(base, 'GET', `/v1/agents/${agentId}/webhooks/${flakyHook}/deliveries`, { key: KEY });
     expect(listed.status).toBe(200);
     expect(listed.body.total).toBe(1);
+    const inState = async (status: string) => (await http(base, 'GET', `/v1/agents/${agentId}/webhooks/${flakyHook}/deliveries?filter_status=${status}`, { key: KEY }));
+    expect([(await inState('succeeded')).body.total, (await inState('failed')).body.total, (await inState('pending')).body.deliveries]).toEqual([1, 0, []]);
+    expectProblem(await inState('delivered'), 400);
     const [delivery] = listed.body.deliveries;
     expect(delivery).toMatchObject({ delivery_id: flaky[0].headers['x-service-delivery'], event: 'run.started', status: 'succeeded' });
     expect(delivery.payload).toEqual(JSON.parse(flaky[0].body));

@@ -10,8 +10,33 @@ const { NODE_FLAGS, entry, ensureBuilt } = require('../../scripts/apps.js');
 const { Client } = require('pg');
 const Redis = require('ioredis');
 
-const PG_ADMIN = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const PG_ADMIN = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** A database and a Redis prefix of a benchmark's own: `aas_bench_<id>`, `aas-bench-<id>`. */
+export function benchNames() {
+  const id = randomBytes(4).toString('hex');
+  const database = `aas_bench_${id}`;
+  const url = new URL(PG_ADMIN);
+  url.pathname = `/${database}`;
+  return { database, databaseUrl: url.toString(), redisPrefix: `aas-bench-${id}` };
+}
+
+/** Drops a benchmark's database and deletes its Redis keys. */
+export async function removeBenchData({ database, redisPrefix }) {
+  const pg = new Client({ connectionString: PG_ADMIN });
+  await pg.connect();
+  await pg.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+  await pg.end();
+  const redis = new Redis(REDIS_URL);
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${redisPrefix}:*`, 'COUNT', 1000);
+    if (keys.length) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+  redis.disconnect();
+}
 
 /**
  * `apps` may name an app twice to run two processes of it. `appEnv` and `nodeArgs` (e.g. `['--cpu-prof']`)
@@ -20,15 +45,12 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
  */
 export async function startSystem({ apps, env = {}, appEnv = {}, processEnv = [], nodeArgs = {}, gatewayPort = 3900 }) {
   ensureBuilt();
-  const id = randomBytes(4).toString('hex');
-  const database = `aas_bench_${id}`;
-  const dbUrl = new URL(PG_ADMIN);
-  dbUrl.pathname = `/${database}`;
+  const names = benchNames();
   const base = {
     ...process.env,
-    DATABASE_URL: dbUrl.toString(),
+    DATABASE_URL: names.databaseUrl,
     REDIS_URL,
-    REDIS_PREFIX: `aas-bench-${id}`,
+    REDIS_PREFIX: names.redisPrefix,
     LOG_LEVEL: 'warn',
     PORT: String(gatewayPort),
     PUBLIC_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
@@ -53,18 +75,7 @@ export async function startSystem({ apps, env = {}, appEnv = {}, processEnv = []
     process.off('exit', killAll);
     for (const child of children) child.kill('SIGTERM');
     await Promise.all(children.map((c) => new Promise((resolve) => (c.exitCode !== null || c.signalCode !== null ? resolve() : c.once('exit', resolve)))));
-    const pg = new Client({ connectionString: PG_ADMIN });
-    await pg.connect();
-    await pg.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-    await pg.end();
-    const redis = new Redis(REDIS_URL);
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${base.REDIS_PREFIX}:*`, 'COUNT', 1000);
-      if (keys.length) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-    redis.disconnect();
+    await removeBenchData(names);
   }
   const url = `http://127.0.0.1:${gatewayPort}`;
   try {
@@ -75,8 +86,8 @@ export async function startSystem({ apps, env = {}, appEnv = {}, processEnv = []
   }
   return {
     url,
-    databaseUrl: dbUrl.toString(),
-    redisPrefix: base.REDIS_PREFIX,
+    databaseUrl: names.databaseUrl,
+    redisPrefix: names.redisPrefix,
     /** Each app process, in the order of `apps`, e.g. to read its CPU time. */
     processes: children.map((child, i) => ({ app: apps[i], pid: child.pid })),
     stop,

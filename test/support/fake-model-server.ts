@@ -1,24 +1,10 @@
 import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { anthropicWire } from './fake-model-anthropic';
+import { openAiWire } from './fake-model-openai';
+import { ModelReply } from './fake-model-script';
 
-/** One scripted answer to one model call. */
-export type ModelReply =
-  | { text: string; usage?: Usage; delayMs?: number }
-  | { toolCalls: ScriptedToolCall[]; text?: string; usage?: Usage; delayMs?: number }
-  | { status: number; headers?: Record<string, string>; body?: string }
-  | { hang: true };
-
-export interface ScriptedToolCall {
-  name: string;
-  /** An object is sent as its JSON; a string as it is (to send arguments that are not valid JSON). */
-  arguments: object | string;
-  id?: string;
-}
-
-export interface Usage {
-  input: number;
-  output: number;
-}
+export type { ModelReply, ScriptedToolCall, Usage } from './fake-model-script';
 
 /** One request the server got, as it got it, and whether its client closed it before the answer ended. */
 export interface ModelRequest {
@@ -28,14 +14,16 @@ export interface ModelRequest {
   closedEarly: boolean;
 }
 
-const DEFAULT_USAGE: Usage = { input: 10, output: 5 };
+/** The wire formats the server speaks, by path. */
+const WIRES = [openAiWire, anthropicWire];
 
 /**
- * An OpenAI-compatible chat completions server (`POST /v1/chat/completions`) for tests. Each script is
- * found by a marker: the first script whose marker occurs in the request's messages answers it, with
- * its replies in order (the last one repeats). It answers JSON, or SSE when `stream` is true (text and
- * tool-call arguments in pieces, usage in a last chunk when `stream_options.include_usage`, then
- * `data: [DONE]`), and can answer any status (429 with Retry-After, 500) or hang. Every request is recorded.
+ * A model server for tests that speaks OpenAI's chat completions (`POST /v1/chat/completions`,
+ * fake-model-openai.ts) and Anthropic's Messages API (`POST /v1/messages`, fake-model-anthropic.ts), so
+ * either provider's base URL is `url`. Each script is found by a marker: the first script whose marker
+ * occurs in the request's messages answers it, with its replies in order (the last one repeats). It
+ * answers JSON, or SSE when `stream` is true (text and tool-call arguments in pieces, usage), and can
+ * answer any status (429 with Retry-After, 500) or hang. Every request is recorded.
  */
 export class FakeModelServer {
   readonly requests: ModelRequest[] = [];
@@ -101,16 +89,17 @@ export class FakeModelServer {
       record.closedEarly = true;
       for (const waiter of this.closeWaiters.filter((w) => w.script === script)) waiter.resolve();
     });
-    if (req.url !== '/v1/chat/completions' || body === undefined) return void res.writeHead(404).end();
+    const wire = WIRES.find((w) => w.path === req.url);
+    if (!wire || body === undefined) return void res.writeHead(404).end();
     const reply = this.nextReply(script);
     if ('hang' in reply) return;
     if ('status' in reply) {
-      return void res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers }).end(reply.body ?? JSON.stringify({ error: { message: `scripted ${reply.status}` } }));
+      return void res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers }).end(reply.body ?? wire.errorBody(reply.status));
     }
     if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
     if (res.destroyed) return;
-    if (body.stream) this.stream(res, body, reply);
-    else this.json(res, body, reply);
+    if (body.stream) wire.stream(res, body, reply);
+    else wire.json(res, body, reply);
   }
 
   private scriptFor(body: any): string | undefined {
@@ -125,60 +114,4 @@ export class FakeModelServer {
     entry.next += 1;
     return reply;
   }
-
-  private json(res: ServerResponse, body: any, reply: Extract<ModelReply, { usage?: Usage }>): void {
-    const usage = reply.usage ?? DEFAULT_USAGE;
-    const calls = 'toolCalls' in reply ? reply.toolCalls : [];
-    const message = {
-      role: 'assistant',
-      content: ('text' in reply ? reply.text : undefined) ?? null,
-      ...(calls.length ? { tool_calls: calls.map((call, index) => ({ id: callId(call, index), type: 'function', function: { name: call.name, arguments: argumentsOf(call) } })) } : {}),
-    };
-    res.writeHead(200, { 'content-type': 'application/json' }).end(
-      JSON.stringify({
-        id: 'chatcmpl-fake',
-        object: 'chat.completion',
-        created: Math.floor(Date.now() / 1000),
-        model: body.model,
-        choices: [{ index: 0, message, finish_reason: calls.length ? 'tool_calls' : 'stop' }],
-        usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
-      }),
-    );
-  }
-
-  private stream(res: ServerResponse, body: any, reply: Extract<ModelReply, { usage?: Usage }>): void {
-    const usage = reply.usage ?? DEFAULT_USAGE;
-    const base = { id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: body.model };
-    const send = (data: object) => res.write(`data: ${JSON.stringify({ ...base, ...data })}\n\n`);
-    const delta = (d: object, finish: string | null = null) => send({ choices: [{ index: 0, delta: d, finish_reason: finish }] });
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    delta({ role: 'assistant', content: '' });
-    const text = 'text' in reply ? (reply.text ?? '') : '';
-    for (const piece of pieces(text, 8)) delta({ content: piece });
-    const calls = 'toolCalls' in reply ? reply.toolCalls : [];
-    calls.forEach((call, index) => {
-      delta({ tool_calls: [{ index, id: callId(call, index), type: 'function', function: { name: call.name, arguments: '' } }] });
-      for (const piece of pieces(argumentsOf(call), 10)) delta({ tool_calls: [{ index, function: { arguments: piece } }] });
-    });
-    delta({}, calls.length ? 'tool_calls' : 'stop');
-    if (body.stream_options?.include_usage) {
-      send({ choices: [], usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output } });
-    }
-    res.end('data: [DONE]\n\n');
-  }
-}
-
-let calls = 0;
-function callId(call: ScriptedToolCall, index: number): string {
-  return call.id ?? `call_${++calls}_${index}`;
-}
-
-function argumentsOf(call: ScriptedToolCall): string {
-  return typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
-}
-
-function pieces(text: string, size: number): string[] {
-  const result: string[] = [];
-  for (let i = 0; i < text.length; i += size) result.push(text.slice(i, i + size));
-  return result;
 }

@@ -118,14 +118,15 @@ export function isAlive(pid: number): boolean {
 }
 
 /**
- * A port with the four above it free too (the gateway and its health ports), away from those in `taken`.
+ * A port with the four above it free too (the gateway and its health ports; `span` 6 for the agent
+ * runtime's PORT+5 as well), at least `span` away from those in `taken`.
  * Below Linux's ephemeral range (32768 and up), which the apps' own outgoing connections draw from meanwhile.
  */
-export async function freePortRun(taken: number[] = []): Promise<number> {
+export async function freePortRun(taken: number[] = [], span = 5): Promise<number> {
   for (;;) {
     const base = 20_000 + Math.floor(Math.random() * 12_000);
-    if (taken.some((port) => Math.abs(port - base) <= 4)) continue;
-    const free = await Promise.all([0, 1, 2, 3, 4].map((i) => portFree(base + i)));
+    if (taken.some((port) => Math.abs(port - base) < span)) continue;
+    const free = await Promise.all(Array.from({ length: span }, (_, i) => portFree(base + i)));
     if (free.every(Boolean)) return base;
   }
 }

@@ -297,6 +297,11 @@ describe('the fakes of the webhook-delivery stores', () => {
       await deliver(s, test.delivery_id);
       const tested = await s.history.get({ ...ref, delivery_id: test.delivery_id });
       const afterRecovery = await health();
+      const inState = async (filter_status: 'failed' | 'succeeded' | 'pending') => {
+        const { deliveries, total } = await s.history.list({ ...ref, filter_status });
+        return [total, deliveries.map((d) => [d.status, d.test])];
+      };
+      const filtered = [await inState('failed'), await inState('succeeded'), await inState('pending')];
 
       const bulk = [await s.history.redeliverSince({ ...ref, since }), await s.history.redeliverSince({ ...ref, since }), await s.history.redeliverSince({ ...ref, since })];
       s.sender.answer(410);
@@ -304,6 +309,7 @@ describe('the fakes of the webhook-delivery stores', () => {
       return {
         afterFailures,
         failed,
+        filtered,
         tested: [tested.test, tested.status, tested.event, tested.attempts.map((a) => [a.status_code, Object.keys(a.request_headers ?? {}).length > 0])],
         afterRecovery,
         bulk,

@@ -4011,6 +4011,8 @@ export interface operations {
             query?: {
                 page?: number;
                 page_size?: number;
+                /** @description Only the deliveries in this state */
+                filter_status?: "pending" | "succeeded" | "failed" | "cancelled";
             };
             header?: never;
             path: {

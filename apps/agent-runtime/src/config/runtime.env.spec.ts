@@ -28,4 +28,19 @@ describe(RuntimeEnv.name, () => {
     expect(message).toMatch(/MCP_SERVERS: files needs a "url"/);
     expect(message).not.toContain('s3cret');
   });
+
+  it('refuses a malformed stdio MCP server, naming the field but not the values, and takes a good one', () => {
+    const malformed = '{"local":{"command":"node","env":{"TOKEN":"s3cret"},"argv":["x"]}}';
+    const message = (() => {
+      try {
+        validateEnv(RuntimeEnv, { ...valid, MCP_SERVERS: malformed });
+        return 'no error';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    expect(message).toMatch(/MCP_SERVERS: local has an unknown field "argv"/);
+    expect(message).not.toContain('s3cret');
+    expect(validateEnv(RuntimeEnv, { ...valid, MCP_SERVERS: '{"local":{"command":"node","args":["server.js"]}}' }).MCP_SERVERS).toContain('server.js');
+  });
 });

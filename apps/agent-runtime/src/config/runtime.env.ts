@@ -91,7 +91,7 @@ export class RuntimeEnv {
   @IsBoolean({ message: 'HTTP_TOOL_ALLOW_PRIVATE_NETWORKS must be true or false' })
   HTTP_TOOL_ALLOW_PRIVATE_NETWORKS: boolean = false;
 
-  /** MCP servers whose tools runs may call (streamable HTTP), a JSON object by name: {"files":{"url":"…","headers":{…}}}. */
+  /** MCP servers whose tools runs may call, a JSON object by name: {"files":{"url":"…","headers":{…}},"local":{"command":"…","args":[…],"env":{…}}}. */
   @IsOptional()
   @ValidateBy({
     name: 'mcpServers',

@@ -23,6 +23,16 @@ describe(LineWriter.name, () => {
     expect(JSON.parse(chunks[0])).toEqual({ type: 'message', text: 'key [redacted] and [redacted]', nested: { k: '[redacted]' } });
   });
 
+  it('replaces secrets inside strings and keys only, so a secret that is also JSON (true, a number) leaves the line valid', () => {
+    const { chunks, writer } = capture(['true', '1234', 'api "key"\\x']);
+    writer.write({ type: 'tool_result', call_id: 'c', tool: 't', output: 'it is true: 1234 api "key"\\x', truncated: true, is_error: false, size: 1234 });
+    writer.write({ type: 'tool_call', call_id: 'c', tool: 't', input: { true: 'x', ok: [true, 'true'] } });
+    expect(chunks.map((chunk) => JSON.parse(chunk))).toEqual([
+      { type: 'tool_result', call_id: 'c', tool: 't', output: 'it is [redacted]: [redacted] [redacted]', truncated: true, is_error: false, size: 1234 },
+      { type: 'tool_call', call_id: 'c', tool: 't', input: { '[redacted]': 'x', ok: [true, '[redacted]'] } },
+    ]);
+  });
+
   it('writes nothing after a terminal line', () => {
     const { chunks, writer } = capture();
     writer.end({ type: 'failed', error: 'deadline' });

@@ -6,6 +6,7 @@ import { Agent } from 'undici';
 import { RuntimeEnv } from '../config/runtime.env';
 import { LineWriter } from '../lines/line-writer';
 import { languageModelFrom } from '../model/language-model';
+import { sdkWarningsOnce } from '../model/sdk-warnings';
 import { McpServers } from '../tools/mcp-servers';
 import { ToolCatalogueService } from '../tools/tool-catalogue.service';
 import { executeBuildRun } from './build-run';
@@ -27,6 +28,7 @@ export class RunExecutor implements OnApplicationShutdown {
     private readonly catalogue: ToolCatalogueService,
   ) {
     this.model = languageModelFrom(this.env);
+    globalThis.AI_SDK_LOG_WARNINGS = sdkWarningsOnce((message) => this.logger.warn(message));
     this.dispatcher = createGuardedDispatcher({
       allowPrivateNetworks: this.env.HTTP_TOOL_ALLOW_PRIVATE_NETWORKS,
       connectTimeoutMs: Math.min(this.env.HTTP_TOOL_TIMEOUT_MS, 10_000),

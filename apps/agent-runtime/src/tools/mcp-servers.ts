@@ -1,86 +1,69 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { ToolCatalogueEntry } from '@aas/contracts';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { MCPClient, createMCPClient } from '@ai-sdk/mcp';
-import type { Tool } from 'ai';
 import { RuntimeEnv } from '../config/runtime.env';
-import { McpServerConfig, modelToolName, parseMcpServers } from '../config/mcp-servers.setting';
+import { McpHttpServerConfig, McpServerConfig, isStdioServer, parseMcpServers } from '../config/mcp-servers.setting';
+import { MCP_CONNECT_TIMEOUT_MS, McpTool, listMcpTools } from './mcp-tool';
+import { StdioMcpServer } from './stdio-mcp-server';
 
-/** How long connecting to an MCP server and listing its tools may take at start. */
-const CONNECT_TIMEOUT_MS = 10_000;
-
-/** One tool of an MCP server: its catalogue name (`server.tool`), the name the model calls, the AI SDK tool. */
-export interface McpTool {
-  name: string;
-  modelName: string;
-  server: string;
-  tool: Tool;
-  entry: ToolCatalogueEntry;
-}
+export type { McpTool } from './mcp-tool';
 
 /**
- * The MCP servers of MCP_SERVERS, connected once per process at start (their tools listed then).
- * A server that cannot be reached is left out, with a warning, so the runtime still starts.
+ * The MCP servers of MCP_SERVERS, each connected once per process at start (their tools listed then).
+ * An HTTP server that cannot be reached is left out, with a warning, so the runtime still starts; a
+ * stdio server's process is ours, so it is started again with backoff until it runs (StdioMcpServer).
  */
 @Injectable()
-export class McpServers implements OnApplicationBootstrap, OnApplicationShutdown {
+export class McpServers implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger(McpServers.name);
   private readonly clients: MCPClient[] = [];
-  private tools_: McpTool[] = [];
+  private httpTools: McpTool[] = [];
+  private readonly stdio: StdioMcpServer[];
   private readonly servers: Record<string, McpServerConfig>;
 
   constructor(env: RuntimeEnv) {
     const parsed = parseMcpServers(env.MCP_SERVERS);
     this.servers = typeof parsed === 'string' ? {} : parsed;
+    this.stdio = Object.entries(this.servers).flatMap(([name, server]) => (isStdioServer(server) ? [new StdioMcpServer(name, server, this.logger)] : []));
   }
 
+  /** Every server's tools, in MCP_SERVERS' order of servers. */
   get tools(): McpTool[] {
-    return this.tools_;
+    const stdio = new Map(this.stdio.map((server) => [server.name, server.tools]));
+    return Object.keys(this.servers).flatMap((name) => stdio.get(name) ?? this.httpTools.filter((tool) => tool.server === name));
   }
 
-  /** Header values of the servers (credentials): never written to a line. */
+  /** Header values and stdio environment values of the servers (credentials): never written to a line. */
   get secrets(): string[] {
-    return Object.values(this.servers).flatMap((server) => Object.values(server.headers ?? {}));
+    return Object.values(this.servers).flatMap((server) => Object.values((isStdioServer(server) ? server.env : server.headers) ?? {}));
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    const lists = await Promise.all(Object.entries(this.servers).map(([name, server]) => this.connect(name, server)));
-    this.tools_ = lists.flat();
+    const http = Object.entries(this.servers).flatMap(([name, server]) => (isStdioServer(server) ? [] : [this.connect(name, server)]));
+    const [lists] = await Promise.all([Promise.all(http), ...this.stdio.map((server) => server.start())]);
+    this.httpTools = lists.flat();
+  }
+
+  beforeApplicationShutdown(): void {
+    for (const server of this.stdio) server.drain();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await Promise.all(this.clients.map((client) => client.close().catch(() => undefined)));
+    const closeHttp = (client: MCPClient) => client.close().catch((error: Error) => this.logger.warn(`an MCP client did not close cleanly: ${error.message}`));
+    await Promise.all([...this.clients.map(closeHttp), ...this.stdio.map((server) => server.close())]);
   }
 
-  private async connect(name: string, server: McpServerConfig): Promise<McpTool[]> {
-    let timer: NodeJS.Timeout | undefined;
+  private async connect(name: string, server: McpHttpServerConfig): Promise<McpTool[]> {
     try {
-      const work = (async () => {
-        const client = await createMCPClient({ transport: { type: 'http', url: server.url, headers: server.headers } });
-        this.clients.push(client);
-        const definitions = await client.listTools();
-        const tools = client.toolsFromDefinitions(definitions);
-        return definitions.tools.map((definition): McpTool => ({
-          name: `${name}.${definition.name}`,
-          modelName: modelToolName(name, definition.name),
-          server: name,
-          tool: tools[definition.name],
-          entry: {
-            name: `${name}.${definition.name}`,
-            description: definition.description ?? definition.title ?? definition.name,
-            input_schema: definition.inputSchema as Record<string, unknown>,
-            icon: 'plug',
-            server: name,
-          },
-        }));
-      })();
-      const timeout = new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${CONNECT_TIMEOUT_MS} ms`)), CONNECT_TIMEOUT_MS)));
-      return await Promise.race([work, timeout]);
+      const client = await createMCPClient({
+        transport: { type: 'http', url: server.url, headers: server.headers },
+        initializationOptions: { timeout: MCP_CONNECT_TIMEOUT_MS },
+      });
+      this.clients.push(client);
+      return await listMcpTools(name, client);
     } catch (error) {
       // The URL is left out: it may carry a credential in its query.
       this.logger.warn(`MCP server ${name} left out: ${(error as Error).message}`);
       return [];
-    } finally {
-      clearTimeout(timer);
     }
   }
 }

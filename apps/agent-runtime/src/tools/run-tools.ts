@@ -57,7 +57,7 @@ export function runTools(context: RunToolContext): { tools: ToolSet; announced: 
     }),
   };
   for (const mcp of context.mcp) {
-    const call = mcp.tool.execute!;
+    const call = mcp.call;
     tools[mcp.modelName] = {
       ...mcp.tool,
       // The output is our text (cut to size), not the MCP result the client's converter expects.

@@ -12,8 +12,6 @@ import { WebhookHealth } from './webhook-health';
 type DeliveryStatus = Schemas['DeliveryDto']['status'];
 export const DELIVERY_STATUSES: DeliveryStatus[] = ['failed', 'pending', 'succeeded', 'cancelled'];
 const PAGE_SIZE = 20;
-/** The API has no status filter: a filtered view reads the API's largest pages and shows their matches. */
-const FILTERED_PAGE_SIZE = 200;
 
 /** A webhook's delivery log, newest first: each attempt's request and response, filters, a test event, redelivery. */
 export function DeliveriesPage() {
@@ -22,7 +20,7 @@ export function DeliveriesPage() {
   const [params, setParams] = useSearchParams();
   const status = DELIVERY_STATUSES.find((s) => s === params.get('status'));
   const page = Math.max(1, Number(params.get('page') ?? 1) || 1);
-  const pageSize = status ? FILTERED_PAGE_SIZE : PAGE_SIZE;
+  const pageSize = PAGE_SIZE;
   const path = { agent_id: agentId, webhook_id: webhookId };
   const webhook = useQuery({
     queryKey: ['webhook', agentId, webhookId],
@@ -30,8 +28,9 @@ export function DeliveriesPage() {
     refetchInterval: 5000,
   });
   const deliveries = useQuery({
-    queryKey: ['deliveries', agentId, webhookId, page, pageSize],
-    queryFn: () => unwrap(api.GET('/v1/agents/{agent_id}/webhooks/{webhook_id}/deliveries', { params: { path, query: { page, page_size: pageSize } } })),
+    queryKey: ['deliveries', agentId, webhookId, page, status],
+    queryFn: () =>
+      unwrap(api.GET('/v1/agents/{agent_id}/webhooks/{webhook_id}/deliveries', { params: { path, query: { page, page_size: pageSize, filter_status: status } } })),
     placeholderData: keepPreviousData,
     refetchInterval: 3000,
   });
@@ -42,7 +41,7 @@ export function DeliveriesPage() {
     if (name !== 'page') next.delete('page');
     setParams(next);
   };
-  const shown = deliveries.data?.deliveries.filter((d) => !status || d.status === status) ?? [];
+  const shown = deliveries.data?.deliveries ?? [];
   return (
     <section>
       <p className="crumbs">
@@ -81,8 +80,7 @@ export function DeliveriesPage() {
         <>
           {status && (
             <p className="muted small-print" data-testid="filter-scope">
-              {shown.length} {status} among deliveries {Math.min(deliveries.data.total, (page - 1) * pageSize + 1)}–{Math.min(deliveries.data.total, page * pageSize)} of{' '}
-              {deliveries.data.total} (the API filters no status, so the newest {pageSize} are read at a time).
+              {deliveries.data.total} {status} {deliveries.data.total === 1 ? 'delivery' : 'deliveries'} in all.
             </p>
           )}
           {shown.length === 0 ? (

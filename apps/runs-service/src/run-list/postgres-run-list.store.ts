@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ListRunsMessage, ListRunsQuery, LiveAgent } from '@aas/contracts';
+import { entityFromRow } from '@aas/platform';
 import { isUUID } from 'class-validator';
 import { Brackets, DataSource, SelectQueryBuilder } from 'typeorm';
 import { RunEntity } from '../database/run.entity';
@@ -8,6 +9,11 @@ import { runListCountAcrossAgentsQuery, runListCountQuery, runModeOf } from './r
 import { runListFiltersKey } from './run-list-filters-key';
 import { RunListStore, RunTotal } from './run-list.store';
 
+/**
+ * GET /v1/runs reads each agent's newest runs from the agent's own index and merges them while that
+ * reads at most this many index rows (agents × rows up to the page's end); past it, the user's index.
+ */
+export const PER_AGENT_MERGE_MAX_ROWS = 20_000;
 /** Totals are forgotten this long after they were counted (or once their agent's runs change). */
 export const RUN_LIST_TOTAL_TTL = '1 hour';
 /** Totals deleted per statement by the purge: each statement is a short transaction. */
@@ -43,6 +49,7 @@ export class PostgresRunListStore extends RunListStore {
   }
 
   pageAcrossAgents(userId: string, agents: LiveAgent[], query: ListRunsQuery, offset: number, limit: number): Promise<RunEntity[]> {
+    if (agents.length * (offset + limit) <= PER_AGENT_MERGE_MAX_ROWS) return this.mergedPerAgent(userId, agents, query, offset, limit);
     return this.acrossAgents(userId, agents, query)
       .orderBy('r.started_at', 'DESC')
       .addOrderBy('r.run_number', 'DESC')
@@ -63,6 +70,35 @@ export class PostgresRunListStore extends RunListStore {
     if (total <= exactUpTo) return { total, estimate: false };
     const [{ 'QUERY PLAN': [plan] }] = await this.dataSource.query(`EXPLAIN (FORMAT JSON) ${matching}`, parameters);
     return { total: Math.max(exactUpTo + 1, Math.round(plan.Plan['Plan Rows'])), estimate: true };
+  }
+
+  /**
+   * A few agents' runs, or the first pages: each agent's newest matching runs up to the page's end
+   * (runs_list_idx and its per-filter siblings), merged, then the page's rows read by id. Walking the
+   * user's index instead would step over every run of the agents left out.
+   */
+  private async mergedPerAgent(userId: string, agents: LiveAgent[], query: ListRunsQuery, offset: number, limit: number): Promise<RunEntity[]> {
+    const newest = this.dataSource.manager
+      .createQueryBuilder(RunEntity, 'r')
+      .select('r.id', 'id')
+      .addSelect('r.started_at', 'started_at')
+      .addSelect('r.run_number', 'run_number')
+      .where('r.agent_id = live.agent_id AND r.user_id = :userId', { userId })
+      .andWhere('(r.agent_generation IS NULL OR r.agent_generation = live.generation)');
+    withFilters(newest, query).orderBy('r.started_at', 'DESC').addOrderBy('r.run_number', 'DESC').limit(offset + limit);
+    const [perAgent, parameters] = newest.getQueryAndParameters();
+    const [ids, generations] = [parameters.length + 1, parameters.length + 2];
+    const rows: Record<string, unknown>[] = await this.dataSource.query(
+      `SELECT runs.* FROM (
+         SELECT n.id, n.started_at, n.run_number
+           FROM unnest($${ids}::uuid[], $${generations}::bigint[]) AS live(agent_id, generation)
+           CROSS JOIN LATERAL (${perAgent}) n
+          ORDER BY n.started_at DESC, n.run_number DESC, n.id DESC OFFSET ${offset} LIMIT ${limit}
+       ) page JOIN runs USING (id)
+       ORDER BY page.started_at DESC, page.run_number DESC, page.id DESC`,
+      [...parameters, agents.map((a) => a.agent_id), agents.map((a) => a.generation)],
+    );
+    return rows.map((row) => entityFromRow(this.dataSource, RunEntity, row));
   }
 
   /**

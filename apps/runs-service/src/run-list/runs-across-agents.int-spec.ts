@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { isolatedInfra } from '../../../../test/support/isolated-infra';
 import { RunsTestDatabase, openRunsTestDatabase } from '../database/runs-test-database';
-import { PostgresRunListStore } from './postgres-run-list.store';
+import { PER_AGENT_MERGE_MAX_ROWS, PostgresRunListStore } from './postgres-run-list.store';
 
 const infra = isolatedInfra();
 
@@ -52,6 +52,10 @@ describe('PostgresRunListStore across agents', () => {
     const page = await store.pageAcrossAgents(user, live, {}, 0, 10);
     expect(page.map((r) => r.id)).toEqual([fromB[0], fromA[1], fromA[0], legacy[0]]);
     expect((await store.pageAcrossAgents(user, live, {}, 1, 2)).map((r) => r.id)).toEqual([fromA[1], fromA[0]]);
+    // Past PER_AGENT_MERGE_MAX_ROWS index rows the user's index is walked instead: the same runs, in the same order.
+    expect((await store.pageAcrossAgents(user, live, {}, 0, PER_AGENT_MERGE_MAX_ROWS)).map((r) => r.id)).toEqual(page.map((r) => r.id));
+    expect((await store.pageAcrossAgents(user, live, { filter_goal: 'B' }, 0, PER_AGENT_MERGE_MAX_ROWS)).map((r) => r.id)).toEqual([fromB[0], legacy[0]]);
+    expect((await store.pageAcrossAgents(user, live, { filter_goal: 'B' }, 0, 10)).map((r) => r.id)).toEqual([fromB[0], legacy[0]]);
     expect((await store.pageAcrossAgents(user, [live[0]], {}, 0, 10)).map((r) => r.id)).toEqual([fromA[1], fromA[0]]);
     expect(await store.pageAcrossAgents(other, live, { filter_goal: 'b' }, 0, 10)).toEqual([]);
     expect(await store.countAcrossAgents(user, live, {}, 100)).toEqual({ total: 4, estimate: false });

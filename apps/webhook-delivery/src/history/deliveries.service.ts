@@ -53,7 +53,7 @@ export class DeliveriesService {
     const webhook = await this.subscriptions.find(message.user_id, message.agent_id, message.webhook_id);
     const page = Math.max(message.page ?? 1, 1);
     const pageSize = message.page_size || DEFAULT_PAGE_SIZE;
-    const { deliveries, total } = await this.history.page(webhook.id, (page - 1) * pageSize, pageSize);
+    const { deliveries, total } = await this.history.page(webhook.id, (page - 1) * pageSize, pageSize, message.filter_status);
     const attempts = await this.history.attemptsOf(deliveries.map((d) => d.id));
     return { deliveries: deliveries.map((d) => toDeliveryDto(d, attempts.filter((a) => a.deliveryId === d.id))), total };
   }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DeliveryAttemptEntity } from '../database/delivery-attempt.entity';
-import { DeliveryEntity } from '../database/delivery.entity';
+import { DeliveryEntity, DeliveryStatus } from '../database/delivery.entity';
 import { InMemoryDatabase } from '../database/in-memory-database.fake';
 import { DeliveryHistoryStore, DeliveryPage, ScheduledDelivery } from './delivery-history.store';
 
@@ -8,9 +8,9 @@ import { DeliveryHistoryStore, DeliveryPage, ScheduledDelivery } from './deliver
 export class FakeDeliveryHistoryStore implements DeliveryHistoryStore {
   constructor(private readonly db: InMemoryDatabase) {}
 
-  async page(webhookId: string, offset: number, limit: number): Promise<DeliveryPage> {
+  async page(webhookId: string, offset: number, limit: number, status?: DeliveryStatus): Promise<DeliveryPage> {
     // Rows are kept in the order they were written: newest first is that order reversed.
-    const all = this.db.tables.deliveries.filter((d) => d.webhookId === webhookId).reverse();
+    const all = this.db.tables.deliveries.filter((d) => d.webhookId === webhookId && (!status || d.status === status)).reverse();
     return { deliveries: all.slice(offset, offset + limit).map((d) => ({ ...d })), total: all.length };
   }
 

@@ -1,5 +1,5 @@
 import { DeliveryAttemptEntity } from '../database/delivery-attempt.entity';
-import { DeliveryEntity } from '../database/delivery.entity';
+import { DeliveryEntity, DeliveryStatus } from '../database/delivery.entity';
 
 /** One page of a webhook's deliveries, and how many it has in all. */
 export interface DeliveryPage {
@@ -12,8 +12,8 @@ export interface DeliveryPage {
  * class, so that it is the injection token and a fake can stand in for it.
  */
 export abstract class DeliveryHistoryStore {
-  /** The webhook's deliveries, newest first, `limit` of them after skipping `offset`. */
-  abstract page(webhookId: string, offset: number, limit: number): Promise<DeliveryPage>;
+  /** The webhook's deliveries (those in `status` when given), newest first, `limit` of them after skipping `offset`. */
+  abstract page(webhookId: string, offset: number, limit: number, status?: DeliveryStatus): Promise<DeliveryPage>;
 
   /** The attempts of these deliveries, each delivery's in attempt order. */
   abstract attemptsOf(deliveryIds: string[]): Promise<DeliveryAttemptEntity[]>;

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { entityFromRow } from '@aas/platform';
 import { DataSource, In } from 'typeorm';
 import { DeliveryAttemptEntity } from '../database/delivery-attempt.entity';
-import { DeliveryEntity } from '../database/delivery.entity';
+import { DeliveryEntity, DeliveryStatus } from '../database/delivery.entity';
 import { DeliveryHistoryStore, DeliveryPage, ScheduledDelivery } from './delivery-history.store';
 
 /** Delivery history on PostgreSQL: `deliveries` by webhook (deliveries_webhook_idx), attempts by delivery. */
@@ -13,9 +13,9 @@ export class PostgresDeliveryHistoryStore extends DeliveryHistoryStore {
     super();
   }
 
-  async page(webhookId: string, offset: number, limit: number): Promise<DeliveryPage> {
+  async page(webhookId: string, offset: number, limit: number, status?: DeliveryStatus): Promise<DeliveryPage> {
     const [deliveries, total] = await this.dataSource.manager.findAndCount(DeliveryEntity, {
-      where: { webhookId },
+      where: status ? { webhookId, status } : { webhookId },
       order: { createdAt: 'DESC', id: 'DESC' },
       skip: offset,
       take: limit,

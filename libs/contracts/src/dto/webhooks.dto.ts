@@ -19,6 +19,8 @@ import { RUN_LIFECYCLE_EVENTS } from '../jobs/events';
 import { IsWellFormedText } from './text.validators';
 
 export const WEBHOOK_STATUSES = ['active', 'disabled'] as const;
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
 export const WEBHOOK_URL_MAX = 2048;
 /** Why a webhook is disabled: its receiver answered 410 Gone, or its owner disabled it. */
@@ -196,7 +198,7 @@ export class DeliveryDto {
   @ApiProperty({ enum: RUN_LIFECYCLE_EVENTS })
   event!: string;
 
-  @ApiProperty({ enum: ['pending', 'succeeded', 'failed', 'cancelled'] })
+  @ApiProperty({ enum: DELIVERY_STATUSES })
   status!: string;
 
   @ApiProperty({ type: 'object', additionalProperties: true, description: 'The body sent' })
@@ -264,4 +266,9 @@ export class ListDeliveriesQuery {
   @Min(0)
   @Max(200)
   page_size?: number;
+
+  @ApiPropertyOptional({ enum: DELIVERY_STATUSES, description: 'Only the deliveries in this state' })
+  @IsOptional()
+  @IsIn(DELIVERY_STATUSES)
+  filter_status?: DeliveryStatus;
 }
