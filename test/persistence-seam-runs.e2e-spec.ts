@@ -15,7 +15,7 @@ const BROKEN: SeamCase[] = [
   ['the run list building a query', `${APP}/run-list/x.ts`, "export const run = (db: { createQueryBuilder(): unknown }) => db.createQueryBuilder();"],
   ['acceptance registering a data source', `${APP}/acceptance/x.module.ts`, "import { TypeOrmModule } from '@nestjs/typeorm';\nexport const m = TypeOrmModule;"],
   ['the maintenance processor using pg itself', `${APP}/maintenance/x.processor.ts`, "import { Pool } from 'pg';\nexport const p = Pool;"],
-  ['the recorder writing the outbox', `${APP}/execution/x-recorder.ts`, "import { recordEvent } from '@aas/platform';\nexport const r = recordEvent;"],
+  ['the recorder writing the outbox', `${APP}/lifecycle/x-recorder.ts`, "import { recordEvent } from '@aas/platform';\nexport const r = recordEvent;"],
   ['a file at the root of the app', `${APP}/x.ts`, "import { Repository } from 'typeorm';\nexport type R = Repository<object>;"],
 ];
 

@@ -68,10 +68,9 @@ const SETTINGS = { QUOTA_API_KEYS_PER_USER: 2, QUOTA_WORKSPACES_PER_USER: 3, QUO
 function servicesOn(stores: Stores) {
   const config = fakeAgentsConfig(SETTINGS);
   const announcer = new FakeAccessAnnouncer() as unknown as AccessAnnouncer;
-  const outbox = { kick: () => undefined } as unknown as OutboxRelay;
   const registry = new FakeKeyRevocationRegistry();
   const quotas = new UserQuotas(config, stores.quotas);
-  const agents = new AgentsService(stores.agents, stores.workspaces, stores.transactions, outbox, quotas, announcer);
+  const agents = new AgentsService(stores.agents, stores.workspaces, stores.transactions, quotas, announcer);
   const instructions = new InstructionsService(stores.instructions, stores.users, stores.transactions, agents, config);
   const keys = new ApiKeysService(stores.apiKeys, stores.transactions, registry as unknown as KeyRevocationRegistry, quotas);
   return {
@@ -79,7 +78,7 @@ function servicesOn(stores: Stores) {
     agents,
     users: new UsersService(stores.users),
     keys,
-    workspaces: new WorkspacesService(stores.workspaces, stores.agents, stores.transactions, outbox, quotas, announcer),
+    workspaces: new WorkspacesService(stores.workspaces, stores.agents, stores.transactions, quotas, announcer),
     instructions,
     /** Shows every version stored (a history limited by no quota). */
     allVersions: new InstructionsService(
@@ -126,7 +125,7 @@ describe('the fakes of the agents-service stores', () => {
       apiKeys: new PostgresApiKeyStore(dataSource),
       quotas: new PostgresUserQuotaStore(dataSource),
       workspaces: new PostgresWorkspaceStore(dataSource),
-      agents: new PostgresAgentStore(dataSource),
+      agents: new PostgresAgentStore(dataSource, { kickAfterCommit: () => undefined } as unknown as OutboxRelay),
       instructions: new PostgresInstructionStore(dataSource),
       sessions: new PostgresConsoleSessionStore(dataSource),
       agentRuns: new PostgresAgentRunsStore(dataSource),

@@ -9,16 +9,17 @@ import { runRow } from './database/run-row.fake';
 import { RunEntity } from './database/run.entity';
 import { RunsTestDatabase, openRunsTestDatabase } from './database/runs-test-database';
 import { FakeTransactions } from './database/transactions.fake';
-import { PostgresRunRecordStore } from './execution/postgres-run-record.store';
-import { RunRecordStore } from './execution/run-record.store';
-import { FakeRunRecordStore } from './execution/run-record.store.fake';
-import { RunRecorder } from './execution/run-recorder';
-import { recorderOnFakes } from './execution/run-recorder.fake';
-import { fail, start, stop, transitionFor } from './execution/run-transition';
+import { PostgresRunRecordStore } from './lifecycle/postgres-run-record.store';
+import { RunRecordStore } from './lifecycle/run-record.store';
+import { FakeRunRecordStore } from './lifecycle/run-record.store.fake';
+import { RunRecorder } from './lifecycle/run-recorder';
+import { recorderOnFakes } from './lifecycle/run-recorder.fake';
+import { transitionFor } from './execution/line-transition';
+import { fail, start, stop } from './lifecycle/run-transition';
 import { PostgresRunStore } from './runs/postgres-run.store';
 import { RunStore } from './runs/run.store';
 import { FakeRunStore } from './runs/run.store.fake';
-import { PostgresTransactions, Transactions } from '@aas/platform';
+import { OutboxRelay, PostgresTransactions, Transactions } from '@aas/platform';
 
 const infra = isolatedInfra();
 
@@ -49,17 +50,20 @@ describe('the fakes of the runs-service stores', () => {
     await infra.dispose();
   });
 
+  // The relay's kick after a commit; publishing is not what these tests compare.
+  const relay = { kickAfterCommit: () => undefined } as unknown as OutboxRelay;
   const outboxRow = (event: string, payload: Record<string, unknown>) => [event, payload.run_id, payload.seq ?? payload.priority ?? null];
 
   function postgres(): Side {
     const { dataSource } = database;
-    const records = new PostgresRunRecordStore(dataSource);
+    const records = new PostgresRunRecordStore(dataSource, relay);
+    const transactions = new PostgresTransactions(dataSource);
     return {
       records,
       runs: new PostgresRunStore(dataSource),
-      admission: new PostgresAdmissionStore(dataSource),
-      transactions: new PostgresTransactions(dataSource),
-      recorder: recorderOnFakes(records).recorder,
+      admission: new PostgresAdmissionStore(dataSource, relay),
+      transactions,
+      recorder: recorderOnFakes(records, {}, transactions).recorder,
       seed: async (runs) => void (await dataSource.manager.insert(RunEntity, runs)),
       outbox: async (runIds) =>
         (
@@ -116,7 +120,7 @@ describe('the fakes of the runs-service stores', () => {
       const saved = (await side.records.find(run.id))!;
       const page = await side.runs.events(run.id, 1, 2);
       const owned = await Promise.all([side.runs.findOwned(run.id, run.agentId, run.userId), side.runs.findOwned(run.id, run.agentId, randomUUID())]);
-      await side.runs.delete(run.id);
+      await side.transactions.run((tx) => side.runs.delete(tx, run.id));
       return {
         results,
         saved: [saved.status, saved.isFinished, saved.eventCount, saved.stepCount, saved.wroteInstructions, saved.finishedAt !== null],

@@ -4,6 +4,7 @@ import { OutboxModule, ServiceClientModule, queuesModule, serviceFoundation } fr
 import { runQueuedJobPriority } from './admission/job-priority';
 import { AllRunsModule } from './all-runs/all-runs.module';
 import { RUNS_SERVICE } from './runs-service.definition';
+import { ExecutionModule } from './execution/execution.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
 import { RunsModule } from './runs/runs.module';
 
@@ -19,6 +20,7 @@ export class RunsServiceModule {
         OutboxModule.forRoutes(EVENT_QUEUES, { [EventNames.RunQueued]: runQueuedJobPriority }),
         ServiceClientModule,
         RunsModule,
+        ExecutionModule,
         AllRunsModule,
         MaintenanceModule,
       ],

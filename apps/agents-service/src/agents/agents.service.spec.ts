@@ -1,5 +1,4 @@
 import { CreateAgentMessage, EventNames } from '@aas/contracts';
-import { OutboxRelay } from '@aas/platform';
 import { ConflictError, QuotaExceededError, ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
 import { randomUUID } from 'node:crypto';
 import { AccessAnnouncer } from '../common/access-announcer';
@@ -17,14 +16,12 @@ describe(AgentsService.name, () => {
   function setup(settings: Partial<AgentsEnv> = {}) {
     const db = new InMemoryDatabase();
     const announcer = new FakeAccessAnnouncer();
-    let kicks = 0;
-    const outbox = { kick: () => void kicks++ } as unknown as OutboxRelay;
     const workspaces = new FakeWorkspaceStore(db);
     const quotas = new UserQuotas(fakeAgentsConfig(settings), new FakeUserQuotaStore(db));
-    const sut = new AgentsService(new FakeAgentStore(db), workspaces, db.transactions, outbox, quotas, announcer as unknown as AccessAnnouncer);
+    const sut = new AgentsService(new FakeAgentStore(db), workspaces, db.transactions, quotas, announcer as unknown as AccessAnnouncer);
     const user = db.addUser();
     const create = (fields: Partial<CreateAgentMessage> = {}) => sut.create({ user_id: user.id, ...fields } as CreateAgentMessage);
-    return { sut, db, announcer, kicks: () => kicks, user, create };
+    return { sut, db, announcer, user, create };
   }
 
   describe('create', () => {
@@ -95,7 +92,7 @@ describe(AgentsService.name, () => {
 
   describe('delete', () => {
     it('deletes the agent with its instructions, records agent.deleted with its generation, then tells the gateways', async () => {
-      const { sut, db, user, announcer, kicks, create } = setup();
+      const { sut, db, user, announcer, create } = setup();
       const agent = await create();
       const generation = Number(db.tables.agents[0].seq);
       db.tables.instructions.push({ agentId: agent.agent_id } as (typeof db.tables.instructions)[number]);
@@ -105,7 +102,6 @@ describe(AgentsService.name, () => {
       expect(db.tables.outbox).toEqual([
         { event: EventNames.AgentDeleted, payload: { agent_id: agent.agent_id, user_id: user.id, deleted_at: expect.any(String), generation } },
       ]);
-      expect(kicks()).toBe(1);
       expect(announcer.deletedAgents).toEqual([`${user.id}:${agent.agent_id}`]);
     });
 
@@ -121,12 +117,12 @@ describe(AgentsService.name, () => {
     });
 
     it("answers 404 for another user's agent, and deletes and records nothing", async () => {
-      const { sut, db, announcer, kicks, create } = setup();
+      const { sut, db, announcer, create } = setup();
       const agent = await create();
       await expect(sut.delete(db.addUser().id, agent.agent_id)).rejects.toBeInstanceOf(ResourceNotFoundError);
       expect(db.tables.agents).toHaveLength(1);
       expect(db.tables.outbox).toEqual([]);
-      expect([kicks(), announcer.deletedAgents]).toEqual([0, []]);
+      expect(announcer.deletedAgents).toEqual([]);
     });
   });
 

@@ -8,7 +8,7 @@ import {
   SuccessResponse,
   UpdateAgentMessage,
 } from '@aas/contracts';
-import { OutboxRelay, RowRead, Transaction, Transactions } from '@aas/platform';
+import { RowRead, Transaction, Transactions, afterCommit } from '@aas/platform';
 import { ConflictError, ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
 import { AccessAnnouncer } from '../common/access-announcer';
 import { isUuid } from '../common/is-uuid';
@@ -27,7 +27,6 @@ export class AgentsService {
     private readonly agents: AgentStore,
     private readonly workspaces: WorkspaceStore,
     private readonly transactions: Transactions,
-    private readonly outbox: OutboxRelay,
     private readonly quotas: UserQuotas,
     private readonly announcer: AccessAnnouncer,
   ) {}
@@ -81,14 +80,16 @@ export class AgentsService {
     return toAgentDto(agent);
   }
 
-  /** Once this answers, every service treats the agent as gone (they ask here); the open event streams on it end. */
+  /**
+   * Once this answers, every service treats the agent as gone (they ask here); once it commits, the
+   * gateways are told, and the open event streams on it end.
+   */
   async delete(userId: string, agentId: string): Promise<void> {
     await this.transactions.run(async (tx) => {
       await this.find(userId, agentId, { tx, lock: true });
       await removeAgents(this.agents, tx, userId, [agentId]);
+      afterCommit(tx, () => this.announcer.agentsDeleted(userId, [agentId]));
     });
-    this.outbox.kick();
-    await this.announcer.agentsDeleted(userId, [agentId]);
   }
 
   async move(userId: string, agentId: string, workspaceId: string): Promise<SuccessResponse> {

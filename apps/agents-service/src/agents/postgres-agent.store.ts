@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AgentDeletedEvent, EventNames } from '@aas/contracts';
-import { entityFromRow, managerOf, PreparedEntityQuery, recordEvents, RowRead, Transaction } from '@aas/platform';
+import { entityFromRow, managerOf, OutboxRelay, PreparedEntityQuery, recordEvents, RowRead, Transaction } from '@aas/platform';
 import DataLoader from 'dataloader';
 import { DataSource } from 'typeorm';
 import { AgentEntity } from '../database/agent.entity';
@@ -20,7 +20,10 @@ export class PostgresAgentStore extends AgentStore {
    */
   private readonly agentsById: DataLoader<string, AgentEntity | null>;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly outbox: OutboxRelay,
+  ) {
     super();
     const byIds = new PreparedEntityQuery(dataSource, AgentEntity, 'agents.agents-by-id', 'id = ANY($1::uuid[])');
     this.agentsById = new DataLoader(
@@ -89,6 +92,7 @@ export class PostgresAgentStore extends AgentStore {
 
   async recordDeleted(tx: Transaction, events: AgentDeletedEvent[]): Promise<void> {
     await recordEvents(managerOf(this.dataSource, tx), EventNames.AgentDeleted, events);
+    if (events.length > 0) this.outbox.kickAfterCommit(tx);
   }
 
   async idsInWorkspace(tx: Transaction, userId: string, workspaceId: string): Promise<string[]> {

@@ -1,5 +1,4 @@
 import { CreateAgentMessage, RestPlanStep } from '@aas/contracts';
-import { OutboxRelay } from '@aas/platform';
 import { QuotaExceededError, ResourceNotFoundError } from '@aas/problem-details';
 import { createHash } from 'node:crypto';
 import { FakeAgentStore } from '../agents/agent.store.fake';
@@ -24,7 +23,6 @@ describe(InstructionsService.name, () => {
       new FakeAgentStore(db),
       new FakeWorkspaceStore(db),
       db.transactions,
-      { kick: () => undefined } as unknown as OutboxRelay,
       new UserQuotas(config, new FakeUserQuotaStore(db)),
       new FakeAccessAnnouncer() as unknown as AccessAnnouncer,
     );

@@ -1,5 +1,4 @@
 import { CreateAgentMessage, EventNames } from '@aas/contracts';
-import { OutboxRelay } from '@aas/platform';
 import { QuotaExceededError, ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
 import { FakeAgentStore } from '../agents/agent.store.fake';
 import { AgentsService } from '../agents/agents.service';
@@ -17,18 +16,16 @@ describe(WorkspacesService.name, () => {
   function setup(settings: Partial<AgentsEnv> = {}) {
     const db = new InMemoryDatabase();
     const announcer = new FakeAccessAnnouncer();
-    let kicks = 0;
-    const outbox = { kick: () => void kicks++ } as unknown as OutboxRelay;
     const quotas = new UserQuotas(fakeAgentsConfig(settings), new FakeUserQuotaStore(db));
     const [agentStore, workspaceStore] = [new FakeAgentStore(db), new FakeWorkspaceStore(db)];
     const fakeAnnouncer = announcer as unknown as AccessAnnouncer;
-    const sut = new WorkspacesService(workspaceStore, agentStore, db.transactions, outbox, quotas, fakeAnnouncer);
-    const agents = new AgentsService(agentStore, workspaceStore, db.transactions, outbox, quotas, fakeAnnouncer);
+    const sut = new WorkspacesService(workspaceStore, agentStore, db.transactions, quotas, fakeAnnouncer);
+    const agents = new AgentsService(agentStore, workspaceStore, db.transactions, quotas, fakeAnnouncer);
     const user = db.addUser();
     const agentIn = async (workspaceId?: string) =>
       (await agents.create({ user_id: user.id, workspace_id: workspaceId } as CreateAgentMessage)).agent_id;
     const names = async () => (await sut.list(user.id)).map((w) => w.name);
-    return { sut, db, user, announcer, kicks: () => kicks, agentIn, names };
+    return { sut, db, user, announcer, agentIn, names };
   }
 
   it('makes the default workspace on first need, once, and counts agents per workspace', async () => {
@@ -91,7 +88,7 @@ describe(WorkspacesService.name, () => {
 
   describe('delete', () => {
     it("deletes the workspace with its agents, recording agent.deleted for each, and leaves other workspaces' agents", async () => {
-      const { sut, db, user, announcer, kicks, agentIn, names } = setup();
+      const { sut, db, user, announcer, agentIn, names } = setup();
       const doomed = await sut.create(user.id, 'Doomed');
       const kept = await agentIn();
       const gone = [await agentIn(doomed.workspace_id), await agentIn(doomed.workspace_id)];
@@ -102,7 +99,6 @@ describe(WorkspacesService.name, () => {
         gone.map((id) => [EventNames.AgentDeleted, id]),
       );
       expect(announcer.deletedAgents).toEqual(gone.map((id) => `${user.id}:${id}`));
-      expect(kicks()).toBe(1);
     });
 
     it('deletes an empty workspace without recording anything', async () => {
@@ -113,14 +109,14 @@ describe(WorkspacesService.name, () => {
     });
 
     it('never deletes the default workspace, nor its agents', async () => {
-      const { sut, db, user, kicks, agentIn } = setup();
+      const { sut, db, user, agentIn } = setup();
       await agentIn();
       const [defaultWorkspace] = await sut.list(user.id);
       expect(await sut.delete(user.id, defaultWorkspace.workspace_id)).toEqual({
         deleted: false,
         error: 'The default workspace cannot be deleted',
       });
-      expect([db.tables.workspaces.length, db.tables.agents.length, db.tables.outbox.length, kicks()]).toEqual([1, 1, 0, 0]);
+      expect([db.tables.workspaces.length, db.tables.agents.length, db.tables.outbox.length]).toEqual([1, 1, 0]);
     });
 
     it("answers 404 for another user's workspace and for an id that is not a UUID", async () => {

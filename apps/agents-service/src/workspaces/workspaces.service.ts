@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DeleteWorkspaceResponse, UpdateWorkspaceMessage, WorkspaceDto } from '@aas/contracts';
-import { OutboxRelay, RowRead, Transactions } from '@aas/platform';
+import { RowRead, Transactions, afterCommit } from '@aas/platform';
 import { ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
 import { removeAgents } from '../agents/agent-removal';
 import { AgentStore } from '../agents/agent.store';
@@ -19,7 +19,6 @@ export class WorkspacesService {
     private readonly workspaces: WorkspaceStore,
     private readonly agents: AgentStore,
     private readonly transactions: Transactions,
-    private readonly outbox: OutboxRelay,
     private readonly quotas: UserQuotas,
     private readonly announcer: AccessAnnouncer,
   ) {}
@@ -68,18 +67,16 @@ export class WorkspacesService {
 
   /** Deletes the workspace and every agent in it (with their cascade). The default workspace stays. */
   async delete(userId: string, workspaceId: string): Promise<DeleteWorkspaceResponse> {
-    const result = await this.transactions.run(async (tx) => {
+    return this.transactions.run(async (tx) => {
       const workspace = await this.find(userId, workspaceId, { tx, lock: true });
       if (workspace.isDefault) return { deleted: false, error: 'The default workspace cannot be deleted' };
       const agentIds = await this.agents.idsInWorkspace(tx, userId, workspace.id);
       const removed = await removeAgents(this.agents, tx, userId, agentIds);
       await this.workspaces.delete(tx, workspace.id);
-      return { deleted: true, error: null, removed };
+      // Once committed, the gateways end the open event streams on its agents.
+      afterCommit(tx, () => this.announcer.agentsDeleted(userId, removed));
+      return { deleted: true, error: null };
     });
-    if (!result.deleted) return result;
-    this.outbox.kick();
-    await this.announcer.agentsDeleted(userId, result.removed ?? []);
-    return { deleted: true, error: null };
   }
 
   async reorder(userId: string, workspaceIds: string[]): Promise<{ success: boolean }> {

@@ -1,16 +1,15 @@
 import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { AdmissionModule } from '../admission/admission.module';
 import { RunsEnv } from '../config/runs.env';
 import { runAcceptanceDatabaseModule } from '../database/run-acceptance-database';
-import { ExecutionModule } from '../execution/execution.module';
+import { LifecycleModule } from '../lifecycle/lifecycle.module';
 import { PostgresRunAcceptanceStore } from './postgres-run-acceptance.store';
 import { RunAcceptance } from './run-acceptance.service';
 import { RunAcceptanceStore } from './run-acceptance.store';
 import { RunStartLimits } from './run-start-limits';
 
 @Module({
-  imports: [runAcceptanceDatabaseModule(), ExecutionModule, AdmissionModule],
+  imports: [runAcceptanceDatabaseModule(), LifecycleModule],
   providers: [
     RunAcceptance,
     { provide: RunAcceptanceStore, useClass: PostgresRunAcceptanceStore },

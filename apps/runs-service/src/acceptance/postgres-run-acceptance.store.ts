@@ -1,25 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { RunAdmission } from '../admission/run-admission.service';
 import { ClaimOutcome, GenerationClaim, claimAgentGenerations } from '../database/agent-generations';
 import { RUN_ACCEPTANCE } from '../database/run-acceptance-database';
 import { RunEntity } from '../database/run.entity';
 import { AcceptanceTransaction, ClaimedKey, RunAcceptanceStore, scheduledForKey } from './run-acceptance.store';
-import { asTransaction } from '@aas/platform';
+import { Transaction, transactionOn } from '@aas/platform';
 
 /** Transactions of accepting runs, on the acceptance connections (database/run-acceptance-database.ts). */
 @Injectable()
 export class PostgresRunAcceptanceStore extends RunAcceptanceStore {
-  constructor(
-    @InjectDataSource(RUN_ACCEPTANCE) private readonly dataSource: DataSource,
-    private readonly admission: RunAdmission,
-  ) {
+  constructor(@InjectDataSource(RUN_ACCEPTANCE) private readonly dataSource: DataSource) {
     super();
   }
 
   inTransaction<T>(work: (tx: AcceptanceTransaction) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction((manager) => work(new PostgresAcceptanceTransaction(manager, this.admission)));
+    return transactionOn(this.dataSource, (manager, tx) => work(new PostgresAcceptanceTransaction(manager, tx)));
   }
 }
 
@@ -27,7 +23,7 @@ export class PostgresRunAcceptanceStore extends RunAcceptanceStore {
 class PostgresAcceptanceTransaction implements AcceptanceTransaction {
   constructor(
     private readonly manager: EntityManager,
-    private readonly admission: RunAdmission,
+    readonly tx: Transaction,
   ) {}
 
   /**
@@ -65,10 +61,6 @@ class PostgresAcceptanceTransaction implements AcceptanceTransaction {
   async releaseKeys(userIds: string[], keys: string[]): Promise<void> {
     if (keys.length === 0) return;
     await this.manager.query(`DELETE FROM run_idempotency_keys WHERE (user_id, key) IN (SELECT * FROM unnest($1::uuid[], $2::text[]))`, [userIds, keys]);
-  }
-
-  countWaiting(userIds: string[], max: number): Promise<Map<string, number>> {
-    return this.admission.countWaitingIn(asTransaction(this.manager), userIds, max);
   }
 
   /**
@@ -133,13 +125,5 @@ class PostgresAcceptanceTransaction implements AcceptanceTransaction {
   async insertWaiting(runs: RunEntity[]): Promise<void> {
     if (runs.length === 0) return;
     await this.manager.createQueryBuilder().insert().into(RunEntity).values(runs).updateEntity(false).execute();
-  }
-
-  /**
-   * Admits the users' waiting runs that fit under the limits, these new ones included, and queues
-   * each for a worker (through the outbox, published if and only if this commits). Answers how many.
-   */
-  async admitWaiting(userIds: string[]): Promise<number> {
-    return (await this.admission.admitIn(asTransaction(this.manager), userIds)).length;
   }
 }

@@ -1,7 +1,7 @@
 import { AgentStartContext } from '@aas/contracts';
-import { OutboxRelay, ServiceClient } from '@aas/platform';
+import { ServiceClient, Transaction, afterCommit } from '@aas/platform';
 import { ConflictError, QuotaExceededError, ResourceNotFoundError, ValidationFailedError, toProblem } from '@aas/problem-details';
-import { CancelSignals } from '../execution/cancel-signals';
+import { RunLifecycle } from '../lifecycle/run-lifecycle.service';
 import { RunAcceptance } from './run-acceptance.service';
 import { FakeRunAcceptanceStore } from './run-acceptance.store.fake';
 import { RunStartLimits } from './run-start-limits';
@@ -25,11 +25,21 @@ describe(RunAcceptance.name, () => {
         return { agents };
       },
     } as unknown as ServiceClient;
-    let kicks = 0;
-    const outbox = { kick: () => kicks++ } as unknown as OutboxRelay;
-    const cancels = { signal: async () => undefined } as unknown as CancelSignals;
-    const sut = new RunAcceptance(tables, services, outbox, cancels, limits);
-    return { sut, tables, kicks: () => kicks };
+    // The lifecycle's admission, with no limits (admission/ has its own tests): every waiting run is admitted, unless `admits` is off.
+    const admission = { admits: true, queued: [] as string[] };
+    const waiting = (userId: string) => tables.runs.filter((r) => r.userId === userId && r.admittedAt === null && !r.isFinished);
+    const lifecycle = {
+      admitIn: async (tx: Transaction, userIds: string[]) => {
+        const admitted = admission.admits ? [...new Set(userIds)].flatMap(waiting) : [];
+        for (const run of admitted) run.admittedAt = new Date();
+        afterCommit(tx, () => void admission.queued.push(...admitted.map((r) => r.id)));
+        return admitted.length;
+      },
+      waitingIn: async (_tx: Transaction, userIds: string[], max: number) => new Map(userIds.map((userId) => [userId, Math.min(waiting(userId).length, max)])),
+      removedIn: () => undefined,
+    } as unknown as RunLifecycle;
+    const sut = new RunAcceptance(tables, services, lifecycle, limits);
+    return { sut, tables, admission };
   }
 
   const request = (fields: Partial<RunStartRequest> = {}): RunStartRequest => ({
@@ -44,7 +54,7 @@ describe(RunAcceptance.name, () => {
   });
 
   it('stores and queues a new run for each request without a key, numbered per agent', async () => {
-    const { sut, tables, kicks } = setup();
+    const { sut, tables, admission } = setup();
     const outcomes = await sut.accept([request(), request({ goal: 'second' })]);
     expect(outcomes).toEqual([
       { runId: expect.any(String), created: true },
@@ -55,7 +65,7 @@ describe(RunAcceptance.name, () => {
       [2, 'second', 'in_progress'],
     ]);
     expect(tables.runs.every((r) => r.admittedAt !== null)).toBe(true);
-    expect(kicks()).toBe(1);
+    expect(admission.queued).toEqual(tables.runs.map((r) => r.id));
   });
 
   it('answers a key taken before with its run, and the same key twice in one batch with one run', async () => {
@@ -143,8 +153,8 @@ describe(RunAcceptance.name, () => {
     });
 
     it('refuses a start while the user has QUOTA_WAITING_RUNS_PER_USER runs waiting for admission, with a 422 naming waiting_runs_per_user', async () => {
-      const { sut, tables } = setup(new RunStartLimits(2, 0));
-      tables.admits = false;
+      const { sut, tables, admission } = setup(new RunStartLimits(2, 0));
+      admission.admits = false;
       const outcomes = await sut.accept([request(), request(), request({ idempotencyKey: 'api:third' })]);
       const refusal = (outcomes[2] as { refusal: QuotaExceededError }).refusal;
       expect(refusal).toBeInstanceOf(QuotaExceededError);

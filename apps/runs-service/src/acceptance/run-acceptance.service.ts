@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AgentStartContext, AgentsPatterns } from '@aas/contracts';
-import { OutboxRelay, ServiceClient } from '@aas/platform';
-import { CancelSignals } from '../execution/cancel-signals';
+import { ServiceClient } from '@aas/platform';
+import { RunLifecycle } from '../lifecycle/run-lifecycle.service';
 import { ConflictError, DomainError, ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
 import { isUUID } from 'class-validator';
 import { randomUUID } from 'node:crypto';
@@ -24,7 +24,7 @@ interface Accepted {
  * over the start limits (runs waiting per user, runs per chain of triggers: run-start-limits.ts,
  * counted under locks in the same transaction, so a retry whose key is taken is never counted
  * again), numbers the runs, stores them and admits what fits under the users' limits of executing
- * runs (admission/: queued through the outbox), so an accepted run is never lost, and one
+ * runs (through the lifecycle's admission: queued through the outbox), so an accepted run is never lost, and one
  * that does not fit yet waits in the database, where the admission finds it. A request
  * with a key already taken answers that key's run; each refusal is its request's
  * outcome only.
@@ -34,8 +34,7 @@ export class RunAcceptance {
   constructor(
     private readonly store: RunAcceptanceStore,
     private readonly services: ServiceClient,
-    private readonly outbox: OutboxRelay,
-    private readonly cancels: CancelSignals,
+    private readonly lifecycle: RunLifecycle,
     private readonly limits: RunStartLimits,
   ) {}
 
@@ -44,13 +43,7 @@ export class RunAcceptance {
     // The agents are asked for while a connection is awaited: both waits grow with load, so they overlap.
     // Awaiting both together fails the call as soon as the request fails (the transaction then rolls back).
     const agents = this.agentsOf(requests);
-    const [, { outcomes, queued, stopped }] = await Promise.all([
-      agents,
-      this.store.inTransaction((tx) => this.acceptIn(tx, requests, agents)),
-    ]);
-    if (queued > 0) this.outbox.kick();
-    // Unfinished runs of a deleted agent whose id a new agent took: their workers stop.
-    for (const runId of stopped) await this.cancels.signal(runId);
+    const [, outcomes] = await Promise.all([agents, this.store.inTransaction((tx) => this.acceptIn(tx, requests, agents))]);
     return outcomes;
   }
 
@@ -68,7 +61,7 @@ export class RunAcceptance {
     tx: AcceptanceTransaction,
     requests: RunStartRequest[],
     agentsRequest: Promise<Map<string, AgentStartContext>>,
-  ): Promise<{ outcomes: RunStartOutcome[]; queued: number; stopped: string[] }> {
+  ): Promise<RunStartOutcome[]> {
     const agents = await agentsRequest;
     const accepted = new Map<RunStartRequest, Accepted>();
     const refused = new Map<RunStartRequest, DomainError>();
@@ -86,9 +79,10 @@ export class RunAcceptance {
       accepted.set(request, entry);
       if (request.idempotencyKey !== null) byKey.set(request.idempotencyKey, entry);
     }
-    const generations = await tx.claimGenerations(
-      [...accepted.values()].map((a) => ({ agentId: a.agent.agent_id, userId: a.request.userId, generation: a.agent.generation })),
-    );
+    const claims = [...accepted.values()].map((a) => ({ agentId: a.agent.agent_id, userId: a.request.userId, generation: a.agent.generation }));
+    const generations = await tx.claimGenerations(claims);
+    // Unfinished runs of a deleted agent whose id a new agent took: their workers stop once this commits.
+    this.lifecycle.removedIn(tx.tx, generations.stopped, claims.map((c) => c.userId));
     for (const [request, entry] of accepted) {
       if (!generations.refused.has(entry.agent.agent_id)) continue;
       accepted.delete(request);
@@ -103,8 +97,8 @@ export class RunAcceptance {
     const fresh = claimed.filter((a) => !overLimits.has(a));
     await this.storeRuns(tx, fresh);
     // Last: the users' admission locks (taken here, or already for the start limits) are held to the commit.
-    const queued = fresh.length > 0 ? await tx.admitWaiting(fresh.map((a) => a.request.userId)) : 0;
-    const outcomes = requests.map((request): RunStartOutcome => {
+    if (fresh.length > 0) await this.lifecycle.admitIn(tx.tx, fresh.map((a) => a.request.userId));
+    return requests.map((request): RunStartOutcome => {
       const refusal = refused.get(request) ?? overLimits.get(accepted.get(request)!);
       if (refusal) return { refusal };
       const entry = accepted.get(request)!;
@@ -115,7 +109,6 @@ export class RunAcceptance {
       }
       return { runId: taken.runId, created: false };
     });
-    return { outcomes, queued, stopped: generations.stopped };
   }
 
   /**
@@ -127,7 +120,7 @@ export class RunAcceptance {
     const { waitingPerUser, runsPerChain } = this.limits;
     if (claimed.length === 0 || (waitingPerUser === null && runsPerChain === null)) return new Map();
     const chained = claimed.flatMap((a) => (a.request.trigger.chainRootId === undefined ? [] : [a.request.trigger.chainRootId]));
-    const waiting = waitingPerUser === null ? new Map<string, number>() : await tx.countWaiting(claimed.map((a) => a.request.userId), waitingPerUser);
+    const waiting = waitingPerUser === null ? new Map<string, number>() : await this.lifecycle.waitingIn(tx.tx, claimed.map((a) => a.request.userId), waitingPerUser);
     const started = runsPerChain === null ? new Map<string, number>() : await tx.chainRunsStarted(chained);
     const verdict = this.limits.judge(claimed, (a) => ({ userId: a.request.userId, chainRootId: a.request.trigger.chainRootId }), waiting, started);
     await tx.addChainRuns(verdict.chainRuns);

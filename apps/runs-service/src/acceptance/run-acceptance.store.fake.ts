@@ -1,3 +1,4 @@
+import { inUnitOfWork } from '@aas/platform';
 import { RunEntity } from '../database/run.entity';
 import { AcceptanceTransaction, ClaimedKey, RunAcceptanceStore, scheduledForKey } from './run-acceptance.store';
 
@@ -13,11 +14,14 @@ export class FakeRunAcceptanceStore extends RunAcceptanceStore {
   readonly generations = new Map<string, number>();
   /** The runs each chain has started (run_chains). */
   readonly chains = new Map<string, number>();
-  /** false: the users have no room to execute, and their runs stay waiting. */
-  admits = true;
 
   inTransaction<T>(work: (tx: AcceptanceTransaction) => Promise<T>): Promise<T> {
-    const tx: AcceptanceTransaction = {
+    return inUnitOfWork<object, T>((inside) => inside({}), (_handle, tx) => work(this.statements(tx)));
+  }
+
+  private statements(tx: AcceptanceTransaction['tx']): AcceptanceTransaction {
+    return {
+      tx,
       claimKeys: async (_users: string[], claims: ClaimedKey[]) => {
         const earlier = new Map<string, ClaimedKey>();
         for (const claim of claims) {
@@ -30,8 +34,6 @@ export class FakeRunAcceptanceStore extends RunAcceptanceStore {
       releaseKeys: async (_users: string[], keys: string[]) => {
         for (const key of keys) this.keys.delete(key);
       },
-      countWaiting: async (userIds: string[], max: number) =>
-        new Map(userIds.map((userId) => [userId, Math.min(this.runs.filter((r) => r.userId === userId && r.admittedAt === null && !r.isFinished).length, max)])),
       chainRunsStarted: async (roots: string[]) => new Map(roots.map((root) => [root, this.chains.get(root) ?? 0])),
       addChainRuns: async (runs: Map<string, number>) => {
         for (const [root, n] of runs) this.chains.set(root, (this.chains.get(root) ?? 0) + n);
@@ -46,13 +48,6 @@ export class FakeRunAcceptanceStore extends RunAcceptanceStore {
         return first;
       },
       insertWaiting: async (runs: RunEntity[]) => void this.runs.push(...runs),
-      // No limits here (admission/ has its own tests): every waiting run is admitted.
-      admitWaiting: async (userIds: string[]) => {
-        if (!this.admits) return 0;
-        const waiting = this.runs.filter((r) => userIds.includes(r.userId) && r.admittedAt === null);
-        for (const run of waiting) run.admittedAt = new Date();
-        return waiting.length;
-      },
       claimGenerations: async (claims: Array<{ agentId: string; generation: number }>) => {
         const refused = new Set<string>();
         for (const claim of claims) {
@@ -69,6 +64,5 @@ export class FakeRunAcceptanceStore extends RunAcceptanceStore {
             .map((r) => [scheduledForKey(r.agentId, r.scheduledFor!), r.id]),
         ),
     };
-    return work(tx);
   }
 }

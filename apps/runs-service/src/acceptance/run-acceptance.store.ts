@@ -1,3 +1,4 @@
+import { Transaction } from '@aas/platform';
 import { ClaimOutcome, GenerationClaim } from '../database/agent-generations';
 import { RunEntity } from '../database/run.entity';
 
@@ -10,6 +11,8 @@ export interface ClaimedKey {
 
 /** The statements of accepting runs, inside one transaction (postgres-run-acceptance.store.ts). */
 export interface AcceptanceTransaction {
+  /** The unit of work's handle: for the admission in it, and what follows its commit (afterCommit). */
+  readonly tx: Transaction;
   /**
    * Takes each key for its run (a key older than 24 hours is free again); answers the earlier run of
    * each key that was taken before.
@@ -17,11 +20,6 @@ export interface AcceptanceTransaction {
   claimKeys(userIds: string[], claims: ClaimedKey[]): Promise<Map<string, ClaimedKey>>;
   /** Frees keys claimed for starts that were then refused, so that a retry is judged again rather than answered with no run. */
   releaseKeys(userIds: string[], keys: string[]): Promise<void>;
-  /**
-   * Takes the users' admission locks (held to the commit) and counts each one's runs waiting for
-   * admission, up to `max` (admission/).
-   */
-  countWaiting(userIds: string[], max: number): Promise<Map<string, number>>;
   /** Locks the chains' counts (root order; held to the commit) and answers the runs each has started; a new chain has none. */
   chainRunsStarted(rootRunIds: string[]): Promise<Map<string, number>>;
   /** Adds runs to the chains' counts. */
@@ -34,11 +32,6 @@ export interface AcceptanceTransaction {
   takeRunNumbers(counts: Map<string, number>): Promise<Map<string, number>>;
   /** Stores the runs, waiting for admission. */
   insertWaiting(runs: RunEntity[]): Promise<void>;
-  /**
-   * Admits the users' waiting runs that fit under the limits, these new ones included, and queues
-   * each for a worker (through the outbox, published if and only if this commits). Answers how many.
-   */
-  admitWaiting(userIds: string[]): Promise<number>;
 }
 
 /**

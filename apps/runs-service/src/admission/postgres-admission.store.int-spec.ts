@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import { asTransaction, dataSourceOptions } from '@aas/platform';
+import { OutboxRelay, Transaction, asTransaction, dataSourceOptions, transactionOn } from '@aas/platform';
 import { isolatedInfra } from '../../../../test/support/isolated-infra';
 import { newRun } from '../acceptance/new-run';
 import { RUNS_SCHEMA } from '../database/runs-schema';
@@ -58,8 +58,11 @@ describe('admission on PostgresAdmissionStore', () => {
   }
 
   const admit = (userId: string, limits: AdmissionLimits, on: DataSource = database.dataSource, mode: 'wait' | 'skip-if-busy' = 'wait') =>
-    on.transaction((manager) => admitUser(store(), asTransaction(manager), userId, limits, mode));
-  const store = () => new PostgresAdmissionStore(database.dataSource);
+    transactionOn(on, (_manager, tx) => admitUser(store(), tx, userId, limits, mode));
+  /** The units of work the store asked the relay to publish after (kickAfterCommit). */
+  const kickedAfter: Transaction[] = [];
+  const relay = { kickAfterCommit: (tx: Transaction) => void kickedAfter.push(tx) } as unknown as OutboxRelay;
+  const store = () => new PostgresAdmissionStore(database.dataSource, relay);
 
   async function executing(userId: string): Promise<Array<{ id: string; agent_id: string }>> {
     const { rows } = await pool.query(
@@ -79,6 +82,20 @@ describe('admission on PostgresAdmissionStore', () => {
     );
     return rows.map((row) => row.payload);
   }
+
+  it('asks the relay to publish once the unit of work that queued runs commits, and not when it queued none', async () => {
+    const user = randomUUID();
+    await waiting(user, randomUUID(), 1);
+    kickedAfter.length = 0;
+    const units: Transaction[] = [];
+    const admitted = await transactionOn(database.dataSource, async (_manager, tx) => {
+      units.push(tx);
+      return admitUser(store(), tx, user, { perUser: 1, perAgent: null });
+    });
+    expect([admitted!.length, kickedAfter]).toEqual([1, units]);
+    expect(await admit(user, { perUser: 1, perAgent: null })).toEqual([]);
+    expect(kickedAfter).toHaveLength(1);
+  });
 
   it('admits the oldest waiting runs up to the user limit, each agent up to its own, and queues each once with its priority', async () => {
     const user = randomUUID();

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { EventNames, RunQueuedEvent } from '@aas/contracts';
-import { managerOf, recordEvents, Transaction } from '@aas/platform';
+import { OutboxRelay, managerOf, recordEvents, Transaction } from '@aas/platform';
 import { DataSource } from 'typeorm';
 import { AdmissionLimits } from './admission-limits';
 import { AdmissionLockMode, AdmissionStore, PickedRun } from './admission.store';
@@ -72,7 +72,10 @@ const USERS_TO_ADMIT = `
 /** The admission statements on the runs table (admission.store.ts). */
 @Injectable()
 export class PostgresAdmissionStore extends AdmissionStore {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly outbox: OutboxRelay,
+  ) {
     super();
   }
 
@@ -104,7 +107,9 @@ export class PostgresAdmissionStore extends AdmissionStore {
   }
 
   async recordQueued(tx: Transaction, events: RunQueuedEvent[]): Promise<void> {
+    if (events.length === 0) return;
     await recordEvents(managerOf(this.dataSource, tx), EventNames.RunQueued, events);
+    this.outbox.kickAfterCommit(tx);
   }
 
   async usersToAdmit(limits: AdmissionLimits): Promise<string[]> {

@@ -1,5 +1,5 @@
 import { ConfigService } from '@nestjs/config';
-import { OutboxRelay, Transaction } from '@aas/platform';
+import { Transaction } from '@aas/platform';
 import { RunsEnv } from '../config/runs.env';
 import { FakeTransactions } from '../database/transactions.fake';
 import { AdmissionLimits } from './admission-limits';
@@ -53,12 +53,10 @@ describe(admitUser.name, () => {
 describe(RunAdmission.name, () => {
   function setup(perUser = 2, perAgent = 0) {
     const store = new FakeAdmissionStore();
-    let kicks = 0;
     const settings: Record<string, number> = { RUN_CONCURRENCY_PER_USER: perUser, RUN_CONCURRENCY_PER_AGENT: perAgent, RUN_WORKER_CONCURRENCY: 8 };
     const config = { get: (name: string) => settings[name] } as unknown as ConfigService<RunsEnv, true>;
-    const outbox = { kick: () => kicks++ } as unknown as OutboxRelay;
-    const sut = new RunAdmission(store, new FakeTransactions(), outbox, config);
-    return { sut, store, kicks: () => kicks };
+    const sut = new RunAdmission(store, new FakeTransactions(), config);
+    return { sut, store };
   }
 
   it('admits for each user of an accepted batch once, in user id order (the lock order that cannot deadlock)', async () => {
@@ -69,13 +67,13 @@ describe(RunAdmission.name, () => {
     expect(admitted.map((a) => a.runId).sort()).toEqual(store.rows.map((r) => r.id).sort());
   });
 
-  it('admits a user in a transaction of its own when told a run ended, and sends the queued jobs at once', async () => {
-    const { sut, store, kicks } = setup(1);
+  it('admits a user in a transaction of its own when told a run ended', async () => {
+    const { sut, store } = setup(1);
     const [ended, next] = [run(ALICE, A1, { admitted: true, finished: true }), run(ALICE, A1)];
     store.rows.push(ended, next);
     sut.kick(ALICE);
     await sut.beforeApplicationShutdown();
-    expect([store.queued, kicks()]).toEqual([[{ run_id: next.id, priority: 1 }], 1]);
+    expect(store.queued).toEqual([{ run_id: next.id, priority: 1 }]);
   });
 
   it('reads the settings: 0 is no limit', () => {

@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { OutboxRelay, Transaction, Transactions } from '@aas/platform';
+import { Transaction, Transactions } from '@aas/platform';
 import { RunsEnv } from '../config/runs.env';
 import { AdmissionLimits, admissionLimits, perUserLimitReachesCapacity } from './admission-limits';
 import { AdmissionLockMode, AdmissionStore } from './admission.store';
@@ -30,7 +30,6 @@ export class RunAdmission implements OnApplicationBootstrap, BeforeApplicationSh
   constructor(
     private readonly store: AdmissionStore,
     private readonly transactions: Transactions,
-    private readonly outbox: OutboxRelay,
     config: ConfigService<RunsEnv, true>,
   ) {
     this.limits = admissionLimits(
@@ -112,7 +111,7 @@ export class RunAdmission implements OnApplicationBootstrap, BeforeApplicationSh
   }
 
   private async admit(userId: string, lockMode: AdmissionLockMode): Promise<void> {
-    const admitted = await this.transactions.run((tx) => admitUser(this.store, tx, userId, this.limits, lockMode));
-    if (admitted && admitted.length > 0) this.outbox.kick();
+    // Its run.queued events are published once it commits (the store registers the relay's kick).
+    await this.transactions.run((tx) => admitUser(this.store, tx, userId, this.limits, lockMode));
   }
 }

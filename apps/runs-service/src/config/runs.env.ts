@@ -52,7 +52,7 @@ export class RunsEnv extends ServiceEnv {
   RUN_PAUSE_AFTER_MS: number = 900_000;
 
   /**
-   * How long a run's end waits for its effects on agents-service and scheduler-service (execution/run-ends.ts)
+   * How long a run's end waits for its effects on agents-service and scheduler-service (lifecycle/run-ends.ts)
    * before it is made visible without them (its events then carry them); the run reads unfinished meanwhile.
    */
   @IsInt({ message: 'RUN_END_EFFECTS_TIMEOUT_MS must be an integer' })

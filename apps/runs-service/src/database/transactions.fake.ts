@@ -1,11 +1,12 @@
-import { Transaction, Transactions } from '@aas/platform';
+import { Transaction, Transactions, inUnitOfWork } from '@aas/platform';
 
 /**
  * Runs the work at once, for unit tests on fakes: the fakes write as they go, so a unit of work that
- * throws is not rolled back here (the PostgreSQL stores' tests cover that).
+ * throws is not rolled back here (the PostgreSQL stores' tests cover that); its effects after the
+ * commit are dropped, as on PostgreSQL.
  */
 export class FakeTransactions extends Transactions {
   run<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
-    return work({} as Transaction);
+    return inUnitOfWork<object, T>((inside) => inside({}), (_handle, tx) => work(tx));
   }
 }

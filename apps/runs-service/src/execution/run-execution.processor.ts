@@ -5,7 +5,6 @@ import { QueueNames, parseJob } from '@aas/contracts';
 import { DrainDeadlineAware, InJobRequestContext, WORKER_LOCK } from '@aas/platform';
 import { Job, UnrecoverableError } from 'bullmq';
 import { RunsEnv } from '../config/runs.env';
-import { RunEnds } from './run-ends';
 import { RunExecutor } from './run-executor';
 
 /**
@@ -17,7 +16,6 @@ import { RunExecutor } from './run-executor';
 export class RunExecutionProcessor extends WorkerHost implements OnApplicationBootstrap, DrainDeadlineAware {
   constructor(
     private readonly executor: RunExecutor,
-    private readonly ends: RunEnds,
     private readonly config: ConfigService<RunsEnv, true>,
   ) {
     super();
@@ -29,7 +27,6 @@ export class RunExecutionProcessor extends WorkerHost implements OnApplicationBo
 
   /** On shutdown, runs still going when the drain deadline passes end in error instead of holding the pod. */
   onDrainDeadline(): void {
-    this.ends.hurry();
     this.executor.abortAll();
   }
 

@@ -6,10 +6,9 @@ import { ToolCatalogueSource } from '../tools/tool-catalogue';
 import { runRow } from '../database/run-row.fake';
 import { RunEntity } from '../database/run.entity';
 import { AgentRuntime } from './agent-runtime';
-import { CancelSignals } from './cancel-signals';
 import { RunExecutor } from './run-executor';
-import { FakeRunRecordStore } from './run-record.store.fake';
-import { recorderOnFakes } from './run-recorder.fake';
+import { FakeRunRecordStore } from '../lifecycle/run-record.store.fake';
+import { recorderOnFakes } from '../lifecycle/run-recorder.fake';
 
 /** A runtime that answers every dispatch with these lines. */
 class ScriptedRuntime implements AgentRuntime {
@@ -26,7 +25,7 @@ class ScriptedRuntime implements AgentRuntime {
 describe(RunExecutor.name, () => {
   function setup(run: RunEntity, lines: RuntimeLine[], context: Partial<AgentContext> = {}) {
     const store = new FakeRunRecordStore([run]);
-    const { recorder, pushed, admissionKicks } = recorderOnFakes(store);
+    const { lifecycle, pushed, admissionKicks } = recorderOnFakes(store);
     const runtime = new ScriptedRuntime(lines);
     const asked: string[] = [];
     const services = {
@@ -35,7 +34,6 @@ describe(RunExecutor.name, () => {
         return { generation: 1, instructions: { content: 'do it', plan_steps: null }, ...context };
       },
     } as unknown as ServiceClient;
-    const cancels = { register: () => () => undefined, abortAll: () => undefined } as unknown as CancelSignals;
     const settings: Record<string, number | string> = {
       RUN_TIMEOUT_MS: 60_000,
       RUN_PAUSE_AFTER_MS: 60_000,
@@ -43,7 +41,7 @@ describe(RunExecutor.name, () => {
     };
     const config = { get: (name: string) => settings[name] } as unknown as ConfigService<RunsEnv, true>;
     const tools = { icons: async () => (tool: string) => (tool === 'search' ? 'magnifier' : null) } as unknown as ToolCatalogueSource;
-    const sut = new RunExecutor(store, runtime, recorder, cancels, services, config, tools);
+    const sut = new RunExecutor(store, runtime, lifecycle, services, config, tools);
     const events = () => store.events.map((e) => [e.index, Object.keys(e.body)[0]]);
     const saved = () => store.runs.get(run.id)!;
     return { sut, store, runtime, asked, pushed, admissionKicks, events, saved };

@@ -7,10 +7,10 @@ import { ToolCatalogueSource } from '../tools/tool-catalogue';
 import { CreditPrice, parseCreditPrices } from '../usage/credit-prices';
 import { RunEntity } from '../database/run.entity';
 import { AGENT_RUNTIME, AgentRuntime, RuntimeFailure } from './agent-runtime';
-import { CancelSignals } from './cancel-signals';
-import { RunRecordStore } from './run-record.store';
-import { RunRecorder } from './run-recorder';
-import { LineContext, fail, pause, start, transitionFor } from './run-transition';
+import { RunRecordStore } from '../lifecycle/run-record.store';
+import { RunLifecycle } from '../lifecycle/run-lifecycle.service';
+import { fail, pause, start } from '../lifecycle/run-transition';
+import { LineContext, transitionFor } from './line-transition';
 
 const TIMED_OUT = 'timeout';
 const SHUT_DOWN = 'shutdown';
@@ -29,8 +29,7 @@ export class RunExecutor {
   constructor(
     private readonly runs: RunRecordStore,
     @Inject(AGENT_RUNTIME) private readonly runtime: AgentRuntime,
-    private readonly recorder: RunRecorder,
-    private readonly cancels: CancelSignals,
+    private readonly lifecycle: RunLifecycle,
     private readonly services: ServiceClient,
     private readonly config: ConfigService<RunsEnv, true>,
     private readonly tools: ToolCatalogueSource,
@@ -46,7 +45,7 @@ export class RunExecutor {
     if (!run || run.isFinished) return;
     if (Number(run.eventCount) > 0) {
       // Its worker died or lost its database mid-run: the runtime's side effects cannot be replayed safely, so it ends in error.
-      await this.recorder.apply(run.id, (state) =>
+      await this.lifecycle.record(run.id, (state) =>
         fail(state, 'execution was interrupted (its worker stopped or lost its database connection); not retried'),
       );
       return;
@@ -60,7 +59,7 @@ export class RunExecutor {
       await this.abandon(run.id, 'its agent was deleted before the run started');
       return;
     }
-    if ((await this.recorder.apply(run.id, start)) === 'ignored') return;
+    if ((await this.lifecycle.record(run.id, start)) === 'ignored') return;
     const deadline = new Date(Date.now() + this.config.get('RUN_TIMEOUT_MS', { infer: true }));
     await this.drive(run, dispatchFor(run, context, deadline));
   }
@@ -70,20 +69,20 @@ export class RunExecutor {
    * A runtime's side effects cannot be replayed, so no other replica may resume them.
    */
   abortAll(): void {
-    this.cancels.abortAll(SHUT_DOWN);
+    this.lifecycle.abortAll(SHUT_DOWN);
   }
 
   /** Ends a run that will not be executed. */
   async abandon(runId: string, reason: string): Promise<void> {
-    await this.recorder.apply(runId, (state) => fail(state, reason));
+    await this.lifecycle.record(runId, (state) => fail(state, reason));
   }
 
   private async drive(run: RunEntity, dispatch: RunDispatch): Promise<void> {
     const controller = new AbortController();
-    const unregister = this.cancels.register(run.id, controller);
+    const unregister = this.lifecycle.watch(run.id, controller);
     const timeout = setTimeout(() => controller.abort(TIMED_OUT), this.config.get('RUN_TIMEOUT_MS', { infer: true }));
     const pauseTimer = new PauseTimer(this.config.get('RUN_PAUSE_AFTER_MS', { infer: true }), () => {
-      this.recorder.apply(run.id, (state) => pause(state)).catch((error: Error) => {
+      this.lifecycle.record(run.id, (state) => pause(state)).catch((error: Error) => {
         // The run stays waiting; it will pause or end with its next line, timeout or cancel.
         this.logger.warn({ run_id: run.id, err: error }, 'could not record the pause');
       });
@@ -94,9 +93,9 @@ export class RunExecutor {
       for await (const line of this.runtime.execute(dispatch, controller.signal)) {
         pauseTimer.onLine(line);
         const context: LineContext = { prices: this.prices, iconOf: line.type === 'tool_call' ? await (icons ??= this.tools.icons()) : NO_ICONS };
-        if ((await this.recorder.apply(run.id, (state) => transitionFor(state, line, context))) !== 'recorded') return;
+        if ((await this.lifecycle.record(run.id, (state) => transitionFor(state, line, context))) !== 'recorded') return;
       }
-      await this.recorder.apply(run.id, (state) => fail(state, 'the runtime closed the stream without a terminal line'));
+      await this.lifecycle.record(run.id, (state) => fail(state, 'the runtime closed the stream without a terminal line'));
     } catch (error) {
       await this.recordFailure(run.id, controller.signal, error);
     } finally {
@@ -118,7 +117,7 @@ export class RunExecutor {
           ? error.message
           : `the run failed: ${(error as Error).message}`;
     if (!(error instanceof RuntimeFailure)) this.logger.warn({ run_id: runId, err: error }, 'run execution failed');
-    await this.recorder.apply(runId, (state) => fail(state, reason));
+    await this.lifecycle.record(runId, (state) => fail(state, reason));
   }
 }
 

@@ -1,8 +1,5 @@
 import { ToolIcon } from '@aas/contracts';
 
-/** Most entries of a run's tool_icons: a runtime calling ever new tool names cannot grow the row without end. */
-export const MAX_TOOL_ICONS = 50;
-
 /** The built-in tool whose icon is the favicon of the site it called (docs/contract.md, tool_icons). */
 const HTTP_REQUEST = 'http_request';
 
@@ -12,12 +9,6 @@ const HTTP_REQUEST = 'http_request';
  */
 export function toolIconFor(tool: string, input: unknown, icon: string | null): ToolIcon {
   return { action_type: tool, favicon_url: tool === HTTP_REQUEST ? faviconOf(input) : null, icon };
-}
-
-/** The run's tool_icons with this one added: one per distinct tool, in the order first used. */
-export function withToolIcon(icons: ToolIcon[], icon: ToolIcon): ToolIcon[] {
-  if (icons.length >= MAX_TOOL_ICONS || icons.some((known) => known.action_type === icon.action_type)) return icons;
-  return [...icons, icon];
 }
 
 function faviconOf(input: unknown): string | null {

@@ -1,22 +1,21 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { QueueNames, parseJob } from '@aas/contracts';
-import { InJobRequestContext, WORKER_LOCK } from '@aas/platform';
+import { InJobRequestContext, Transactions, WORKER_LOCK } from '@aas/platform';
 import { Job } from 'bullmq';
-import { RunAdmission } from '../admission/run-admission.service';
-import { CancelSignals } from '../execution/cancel-signals';
+import { RunLifecycle } from '../lifecycle/run-lifecycle.service';
 import { MaintenanceStore } from './maintenance.store';
 
 /**
  * agent.deleted: every run and event of that agent generation (and older ones) is deleted, never
- * those of a newer agent that took the id (database/agent-generations.ts); the workers of its unfinished runs
- * are told to stop. Idempotent.
+ * those of a newer agent that took the id (database/agent-generations.ts); once that commits, the
+ * workers of its unfinished runs stop and its user's room goes to the next waiting runs. Idempotent.
  */
 @Processor(QueueNames.RunsEvents, { ...WORKER_LOCK })
 export class AgentDeletedConsumer extends WorkerHost {
   constructor(
     private readonly store: MaintenanceStore,
-    private readonly cancels: CancelSignals,
-    private readonly admission: RunAdmission,
+    private readonly transactions: Transactions,
+    private readonly lifecycle: RunLifecycle,
   ) {
     super();
   }
@@ -24,9 +23,9 @@ export class AgentDeletedConsumer extends WorkerHost {
   @InJobRequestContext()
   async process(job: Job): Promise<void> {
     const { data } = parseJob(QueueNames.RunsEvents, job);
-    const stopped = await this.store.deleteRunsOfDeletedAgent(data);
-    for (const runId of stopped) await this.cancels.signal(runId);
-    // The deleted agent's executing runs no longer count towards its user's limit.
-    if (stopped.length > 0) this.admission.kick(data.user_id);
+    await this.transactions.run(async (tx) => {
+      const stopped = await this.store.deleteRunsOfDeletedAgent(tx, data);
+      this.lifecycle.removedIn(tx, stopped, [data.user_id]);
+    });
   }
 }

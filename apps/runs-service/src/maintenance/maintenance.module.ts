@@ -1,8 +1,7 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { QueueNames } from '@aas/contracts';
-import { AdmissionModule } from '../admission/admission.module';
-import { ExecutionModule } from '../execution/execution.module';
+import { LifecycleModule } from '../lifecycle/lifecycle.module';
 import { RunListModule } from '../run-list/run-list.module';
 import { AgentDeletedConsumer } from './agent-deleted.consumer';
 import { MaintenanceStore } from './maintenance.store';
@@ -12,8 +11,7 @@ import { RunsMaintenanceProcessor } from './runs-maintenance.processor';
 /** runs-service's upkeep: periodic purges, and the runs of deleted agents. */
 @Module({
   imports: [
-    ExecutionModule,
-    AdmissionModule,
+    LifecycleModule,
     RunListModule,
     BullModule.registerQueue({ name: QueueNames.RunsEvents }, { name: QueueNames.RunsMaintenance }),
   ],

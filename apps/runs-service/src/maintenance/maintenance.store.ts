@@ -1,4 +1,5 @@
 import { AgentDeletedEvent } from '@aas/contracts';
+import { Transaction } from '@aas/platform';
 
 /**
  * runs-service's upkeep statements (postgres-maintenance.store.ts); an abstract class, so that it is
@@ -6,11 +7,11 @@ import { AgentDeletedEvent } from '@aas/contracts';
  */
 export abstract class MaintenanceStore {
   /**
-   * agent.deleted, in one transaction: the runs and events of that agent generation and older ones,
+   * agent.deleted, in `tx`: the runs and events of that agent generation and older ones,
    * never those of a newer agent that took the id (database/agent-generations.ts). Answers the
    * unfinished runs deleted, whose workers should stop.
    */
-  abstract deleteRunsOfDeletedAgent(event: AgentDeletedEvent): Promise<string[]>;
+  abstract deleteRunsOfDeletedAgent(tx: Transaction, event: AgentDeletedEvent): Promise<string[]>;
 
   /** Forgets deleted agents' generations once no start of theirs can still be on its way; answers how many. */
   abstract purgeDeletedGenerations(): Promise<number>;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AgentDeletedEvent } from '@aas/contracts';
+import { Transaction, managerOf } from '@aas/platform';
 import { DataSource } from 'typeorm';
 import { deleteRunsOfDeletedAgent, purgeDeletedGenerations } from '../database/agent-generations';
 import { MaintenanceStore } from './maintenance.store';
@@ -29,8 +30,8 @@ export class PostgresMaintenanceStore extends MaintenanceStore {
     super();
   }
 
-  deleteRunsOfDeletedAgent(event: AgentDeletedEvent): Promise<string[]> {
-    return this.dataSource.transaction((manager) => deleteRunsOfDeletedAgent(manager, event));
+  deleteRunsOfDeletedAgent(tx: Transaction, event: AgentDeletedEvent): Promise<string[]> {
+    return deleteRunsOfDeletedAgent(managerOf(this.dataSource, tx), event);
   }
 
   purgeDeletedGenerations(): Promise<number> {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { Transaction, managerOf } from '@aas/platform';
 import { DataSource, In } from 'typeorm';
 import { ClaimOutcome, GenerationClaim, claimAgentGenerations, heldGeneration } from '../database/agent-generations';
 import { RunEventEntity } from '../database/run-event.entity';
@@ -35,15 +36,15 @@ export class PostgresRunStore extends RunStore {
     return query.getMany();
   }
 
-  async delete(runId: string): Promise<void> {
-    await this.dataSource.manager.delete(RunEntity, { id: runId });
+  async delete(tx: Transaction, runId: string): Promise<void> {
+    await managerOf(this.dataSource, tx).delete(RunEntity, { id: runId });
   }
 
   heldGeneration(agentId: string): Promise<number | undefined> {
     return heldGeneration(this.dataSource.manager, agentId);
   }
 
-  claimGeneration(claim: GenerationClaim): Promise<ClaimOutcome> {
-    return this.dataSource.transaction((manager) => claimAgentGenerations(manager, [claim]));
+  claimGeneration(tx: Transaction, claim: GenerationClaim): Promise<ClaimOutcome> {
+    return claimAgentGenerations(managerOf(this.dataSource, tx), [claim]);
   }
 }

@@ -1,7 +1,8 @@
+import { Transaction } from '@aas/platform';
 import { ClaimOutcome, GenerationClaim } from '../database/agent-generations';
 import { RunEventEntity } from '../database/run-event.entity';
 import { RunEntity } from '../database/run.entity';
-import { FakeRunRecordStore } from '../execution/run-record.store.fake';
+import { FakeRunRecordStore } from '../lifecycle/run-record.store.fake';
 import { RunStore } from './run.store';
 
 /**
@@ -42,7 +43,7 @@ export class FakeRunStore extends RunStore {
       .map((e) => Object.assign(new RunEventEntity(), { runId, eventIndex: String(e.index), recordedAt: e.at, event: e.body }));
   }
 
-  async delete(runId: string): Promise<void> {
+  async delete(_tx: Transaction, runId: string): Promise<void> {
     this.runs.delete(runId);
     const events = this.records.events;
     events.splice(0, events.length, ...events.filter((e) => e.runId !== runId));
@@ -53,14 +54,14 @@ export class FakeRunStore extends RunStore {
   }
 
   /** As database/agent-generations.ts: a newer generation deletes the older one's runs and stops its unfinished ones. */
-  async claimGeneration(claim: GenerationClaim): Promise<ClaimOutcome> {
+  async claimGeneration(tx: Transaction, claim: GenerationClaim): Promise<ClaimOutcome> {
     const held = this.generations.get(claim.agentId);
     if (held !== undefined && held > claim.generation) return { refused: new Set([claim.agentId]), stopped: [] };
     const stopped: string[] = [];
     if (held !== undefined && held < claim.generation) {
       for (const run of [...this.runs.values()].filter((r) => r.agentId === claim.agentId)) {
         if (!run.isFinished) stopped.push(run.id);
-        await this.delete(run.id);
+        await this.delete(tx, run.id);
       }
     }
     this.generations.set(claim.agentId, claim.generation);

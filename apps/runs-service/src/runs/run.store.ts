@@ -1,3 +1,4 @@
+import { Transaction } from '@aas/platform';
 import { ClaimOutcome, GenerationClaim } from '../database/agent-generations';
 import { RunEventEntity } from '../database/run-event.entity';
 import { RunEntity } from '../database/run.entity';
@@ -17,12 +18,12 @@ export abstract class RunStore {
   /** The run's events in index order, after `afterIndex` (exclusive) when given, at most `limit`. */
   abstract events(runId: string, afterIndex: number | undefined, limit: number): Promise<RunEventEntity[]>;
 
-  /** Deletes the run with its events. */
-  abstract delete(runId: string): Promise<void>;
+  /** Deletes the run with its events, in `tx`. */
+  abstract delete(tx: Transaction, runId: string): Promise<void>;
 
   /** The generation whose runs are held for this agent id, if any was claimed (database/agent-generations.ts). */
   abstract heldGeneration(agentId: string): Promise<number | undefined>;
 
-  /** In a transaction of its own: the generation takes the agent id over (deleting an older one's runs), or is refused. */
-  abstract claimGeneration(claim: GenerationClaim): Promise<ClaimOutcome>;
+  /** In `tx`: the generation takes the agent id over (deleting an older one's runs), or is refused. */
+  abstract claimGeneration(tx: Transaction, claim: GenerationClaim): Promise<ClaimOutcome>;
 }

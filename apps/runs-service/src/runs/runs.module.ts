@@ -1,16 +1,17 @@
 import { Module } from '@nestjs/common';
 import { AcceptanceModule } from '../acceptance/acceptance.module';
-import { ExecutionModule } from '../execution/execution.module';
+import { LifecycleModule } from '../lifecycle/lifecycle.module';
 import { RunListModule } from '../run-list/run-list.module';
 import { PostgresRunStore } from './postgres-run.store';
 import { RunStore } from './run.store';
+import { RunStarts } from './run-starts.service';
 import { RunsHandlers } from './runs.handlers';
 import { RunsService } from './runs.service';
 
 /** The runs API: starting, listing, reading, cancelling and deleting runs. */
 @Module({
-  imports: [ExecutionModule, AcceptanceModule, RunListModule],
+  imports: [LifecycleModule, AcceptanceModule, RunListModule],
   controllers: [RunsHandlers],
-  providers: [RunsService, { provide: RunStore, useClass: PostgresRunStore }],
+  providers: [RunsService, RunStarts, { provide: RunStore, useClass: PostgresRunStore }],
 })
 export class RunsModule {}

@@ -1,12 +1,10 @@
-import { AgentsPatterns, EventNames } from '@aas/contracts';
+import { AgentsPatterns, EventNames, ListRunsMessage } from '@aas/contracts';
 import { ServiceClient } from '@aas/platform';
 import { ResourceNotFoundError } from '@aas/problem-details';
-import { RunAcceptance } from '../acceptance/run-acceptance.service';
 import { runRow } from '../database/run-row.fake';
 import { RunEntity } from '../database/run.entity';
-import { CancelSignals } from '../execution/cancel-signals';
-import { FakeRunRecordStore } from '../execution/run-record.store.fake';
-import { recorderOnFakes } from '../execution/run-recorder.fake';
+import { FakeRunRecordStore } from '../lifecycle/run-record.store.fake';
+import { recorderOnFakes } from '../lifecycle/run-recorder.fake';
 import { RunList } from '../run-list/run-list';
 import { FakeRunStore } from './run.store.fake';
 import { RunsService } from './runs.service';
@@ -14,7 +12,7 @@ import { RunsService } from './runs.service';
 describe(RunsService.name, () => {
   function setup(...runs: RunEntity[]) {
     const records = new FakeRunRecordStore(runs);
-    const { recorder, channel, gone, admissionKicks } = recorderOnFakes(records);
+    const { lifecycle: runLifecycle, transactions, gone, signalled, admissionKicks } = recorderOnFakes(records);
     const store = new FakeRunStore(records);
     /** agents-service's answer for the owner: the agent is generation 1. */
     const services = {
@@ -24,9 +22,8 @@ describe(RunsService.name, () => {
         return { agent_id: message.agent_id, generation: 1 };
       },
     } as unknown as ServiceClient;
-    const signalled: string[] = [];
-    const cancels = { signal: async (runId: string) => void signalled.push(runId) } as unknown as CancelSignals;
-    const sut = new RunsService(store, {} as RunList, services, {} as RunAcceptance, recorder, cancels, channel);
+    const runList = { read: async () => ({ runs: [], total: 0, page: 1, pageSize: 20 }) } as unknown as RunList;
+    const sut = new RunsService(store, runList, services, runLifecycle, transactions);
     const lifecycle = () => records.outbox.map((w) => w.event).filter((e) => e !== EventNames.RunProgress);
     return { sut, store, records, signalled, gone, admissionKicks, lifecycle };
   }
@@ -43,12 +40,13 @@ describe(RunsService.name, () => {
 
     it('leaves a finished run as it is and says so, which is no error', async () => {
       const run = runRow({ status: 'completed', isFinished: true, eventCount: '5' });
-      const { sut, records } = setup(run);
+      const { sut, records, signalled } = setup(run);
       expect(await sut.cancel(run.userId, run.agentId, run.id, null)).toEqual({
         success: true,
         error: `Run ${run.id} had already finished (completed); nothing to cancel`,
       });
-      expect([records.events, records.outbox]).toEqual([[], []]);
+      // Nothing recorded, so nothing follows: no worker is signalled.
+      expect([records.events, records.outbox, signalled]).toEqual([[], [], []]);
     });
   });
 
@@ -66,6 +64,14 @@ describe(RunsService.name, () => {
       await sut.delete(run.userId, run.agentId, run.id);
       expect([await store.findById(run.id), records.outbox, signalled, gone]).toEqual([null, [], [], [run.id]]);
     });
+  });
+
+  it("takes a deleted agent's id over for the new agent: its runs go, their workers stop and the user's room is freed at once", async () => {
+    const run = runRow({ agentGeneration: '0', eventCount: '2' });
+    const { sut, store, signalled, admissionKicks } = setup(run);
+    store.generations.set(run.agentId, 0);
+    await sut.list({ user_id: run.userId, agent_id: run.agentId } as ListRunsMessage);
+    expect([await store.findById(run.id), signalled, admissionKicks]).toEqual([null, [run.id], [run.userId]]);
   });
 
   it.each([

@@ -10,25 +10,16 @@ import {
   RunListResponse,
   RunStreamHeadsMessage,
   RunStreamHeadsResponse,
-  StartRunMessage,
   SuccessResponse,
 } from '@aas/contracts';
-import { ServiceClient } from '@aas/platform';
-import { ConflictError, ResourceNotFoundError } from '@aas/problem-details';
+import { ServiceClient, Transactions } from '@aas/platform';
+import { ResourceNotFoundError } from '@aas/problem-details';
 import { isUUID } from 'class-validator';
-import { clientIdempotencyKey } from '../acceptance/idempotency-keys';
-import { RunAcceptance } from '../acceptance/run-acceptance.service';
-import { RunTrigger } from '../acceptance/run-trigger';
 import { RunEntity } from '../database/run.entity';
-import { CancelSignals } from '../execution/cancel-signals';
-import { RunEventChannel } from '../execution/run-event-channel';
-import { RunRecorder } from '../execution/run-recorder';
-import { stop } from '../execution/run-transition';
+import { RunLifecycle } from '../lifecycle/run-lifecycle.service';
 import { RunList } from '../run-list/run-list';
 import { toRunDto, toRunEventItem, toRunSummary } from './run.mapper';
 import { RunStore } from './run.store';
-
-const API_TRIGGER: RunTrigger = { runKind: 'api', scheduleAgentId: null };
 
 @Injectable()
 export class RunsService {
@@ -36,33 +27,9 @@ export class RunsService {
     private readonly runs: RunStore,
     private readonly runList: RunList,
     private readonly services: ServiceClient,
-    private readonly acceptance: RunAcceptance,
-    private readonly recorder: RunRecorder,
-    private readonly cancels: CancelSignals,
-    private readonly channel: RunEventChannel,
+    private readonly lifecycle: RunLifecycle,
+    private readonly transactions: Transactions,
   ) {}
-
-  /**
-   * Accepts a run through the one acceptance path (acceptance/run-acceptance.service.ts).
-   * The same Idempotency-Key (per user, 24 hours) answers the first request's run.
-   */
-  async start(message: StartRunMessage): Promise<RunDto> {
-    const [outcome] = await this.acceptance.accept([
-      {
-        userId: message.user_id,
-        agentId: message.agent_id,
-        idempotencyKey: message.idempotency_key === undefined ? null : clientIdempotencyKey(message.idempotency_key),
-        runMode: message.run_mode ?? 'run',
-        goal: message.user_message ?? null,
-        trigger: API_TRIGGER,
-        skipDeployCheck: message.skip_deploy_check ?? false,
-      },
-    ]);
-    if ('refusal' in outcome) throw outcome.refusal;
-    const run = await this.runs.findById(outcome.runId);
-    if (!run) throw new ConflictError('This Idempotency-Key was already used for another request within the last 24 hours');
-    return toRunDto(run);
-  }
 
   /** Newest first; `page` is 1-based (0 counts as 1), `page_size` 0 means the default. */
   async list(message: ListRunsMessage): Promise<RunListResponse> {
@@ -99,8 +66,10 @@ export class RunsService {
   async delete(userId: string, agentId: string, runId: string): Promise<void> {
     const run = await this.find(userId, agentId, runId);
     if (!run.isFinished) await this.stop(run, 'run deleted');
-    await this.runs.delete(run.id);
-    this.channel.gone(run.id);
+    await this.transactions.run(async (tx) => {
+      await this.runs.delete(tx, run.id);
+      this.lifecycle.deletedIn(tx, run.id);
+    });
   }
 
   /**
@@ -127,8 +96,7 @@ export class RunsService {
   }
 
   private async stop(run: RunEntity, reason: string | null): Promise<SuccessResponse> {
-    const result = await this.recorder.apply(run.id, (state) => stop(state, reason));
-    await this.cancels.signal(run.id);
+    const result = await this.lifecycle.stop(run.id, reason);
     return result === 'ignored'
       ? { success: true, error: `Run ${run.id} had already finished (${run.status}); nothing to cancel` }
       : { success: true, error: null };
@@ -143,8 +111,11 @@ export class RunsService {
     if (held === undefined || held === agent.generation) return;
     if (held > agent.generation) throw new ResourceNotFoundError('Agent', agent.agent_id);
     const claim = { agentId: agent.agent_id, userId, generation: agent.generation };
-    const { refused, stopped } = await this.runs.claimGeneration(claim);
-    for (const runId of stopped) await this.cancels.signal(runId);
+    const { refused } = await this.transactions.run(async (tx) => {
+      const outcome = await this.runs.claimGeneration(tx, claim);
+      this.lifecycle.removedIn(tx, outcome.stopped, [userId]);
+      return outcome;
+    });
     if (refused.size > 0) throw new ResourceNotFoundError('Agent', agent.agent_id);
   }
 

@@ -1,7 +1,6 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ScheduleFireEvent } from '@aas/contracts';
-import { OutboxRelay } from '@aas/platform';
 import { SchedulerEnv } from '../config/scheduler.env';
 import { CronScheduleCache } from '../cron/cron-schedule-cache';
 import { mapInSlices } from '../cron/map-in-slices';
@@ -41,7 +40,6 @@ export class ScheduleTicker implements OnModuleInit, OnApplicationShutdown {
   constructor(
     private readonly store: ScheduleStore,
     private readonly crons: CronScheduleCache,
-    private readonly outbox: OutboxRelay,
     private readonly metrics: FireMetrics,
     private readonly config: ConfigService<SchedulerEnv, true>,
   ) {}
@@ -110,8 +108,7 @@ export class ScheduleTicker implements OnModuleInit, OnApplicationShutdown {
     return { fired: fires.length, skipped: decisions.reduce((n, d) => n + d.plan.skipped, 0), evaluationErrors: errors };
   }
 
-  private report({ fired, skipped, evaluationErrors }: TickResult): void {
-    if (fired > 0) this.outbox.kick();
+  private report({ skipped, evaluationErrors }: TickResult): void {
     for (const error of evaluationErrors) {
       this.logger.warn({ agent_id: error.agentId, error: error.error }, 'schedule finished: its expression cannot be evaluated');
     }

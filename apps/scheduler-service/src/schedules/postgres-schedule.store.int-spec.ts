@@ -1,5 +1,5 @@
 import { EventNames } from '@aas/contracts';
-import { dataSourceOptions, migrateSchema } from '@aas/platform';
+import { OutboxRelay, Transaction, afterCommit, dataSourceOptions, migrateSchema } from '@aas/platform';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { isolatedInfra, observerPool } from '../../../../test/support/isolated-infra';
@@ -18,15 +18,21 @@ describe(PostgresScheduleStore.name, () => {
   let dataSource: DataSource;
   let observer: Pool;
   let sut: PostgresScheduleStore;
+  /** The relay's kicks, each once its tick committed. */
+  let kicks = 0;
+  const relay = { kickAfterCommit: (tx: Transaction) => afterCommit(tx, () => void kicks++) } as unknown as OutboxRelay;
 
   beforeAll(async () => {
     await migrateSchema(options);
     observer = observerPool(infra.databaseUrl, 'scheduler', 4);
     dataSource = new DataSource(dataSourceOptions(options));
     await dataSource.initialize();
-    sut = new PostgresScheduleStore(dataSource);
+    sut = new PostgresScheduleStore(dataSource, relay);
   });
-  beforeEach(() => observer.query('TRUNCATE schedules, outbox'));
+  beforeEach(async () => {
+    kicks = 0;
+    await observer.query('TRUNCATE schedules, outbox');
+  });
   afterAll(async () => {
     await dataSource.destroy();
     await observer.end();
@@ -86,7 +92,7 @@ describe(PostgresScheduleStore.name, () => {
       expect(second).toEqual([agent(3), agent(4)]);
     });
 
-    it('commits the moves, evaluation errors and fires together', async () => {
+    it('commits the moves, evaluation errors and fires together, then has the relay publish the fires', async () => {
       const [a, b] = [await stored(1), await stored(2)];
       const next = new Date(DUE.getTime() + 60_000);
       await sut.tick(async (tx) => {
@@ -102,6 +108,7 @@ describe(PostgresScheduleStore.name, () => {
       expect(await outbox()).toEqual([
         { event: EventNames.ScheduleFire, payload: { agent_id: a, user_id: USER, fire_time: DUE.toISOString(), agent_generation: 1 } },
       ]);
+      expect(kicks).toBe(1);
     });
 
     it('rolls all of it back when its work fails: no schedule moves and no fire is published', async () => {
@@ -113,7 +120,7 @@ describe(PostgresScheduleStore.name, () => {
       });
       await expect(failed).rejects.toThrow('the tick failed');
       expect((await row(a)).next_run_at).toEqual(DUE);
-      expect(await outbox()).toEqual([]);
+      expect([await outbox(), kicks]).toEqual([[], 0]);
     });
   });
 

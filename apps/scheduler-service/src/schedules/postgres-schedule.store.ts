@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { EventNames, ScheduleFireEvent } from '@aas/contracts';
-import { recordEvents } from '@aas/platform';
+import { OutboxRelay, Transaction, recordEvents, transactionOn } from '@aas/platform';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { ScheduleEntity } from './schedule.entity';
 import { EvaluationError, FireFailure, ScheduleMove, ScheduleStore, ScheduleTickTransaction, ScheduleValues } from './schedule.store';
@@ -9,7 +9,10 @@ import { EvaluationError, FireFailure, ScheduleMove, ScheduleStore, ScheduleTick
 /** The schedule store on PostgreSQL: the scheduler schema's `schedules` table, and its outbox for fires. */
 @Injectable()
 export class PostgresScheduleStore extends ScheduleStore {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly outbox: OutboxRelay,
+  ) {
     super();
   }
 
@@ -75,7 +78,7 @@ export class PostgresScheduleStore extends ScheduleStore {
   }
 
   tick<T>(work: (tx: ScheduleTickTransaction) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction((manager) => work(new PostgresTickTransaction(manager)));
+    return transactionOn(this.dataSource, (manager, tx) => work(new PostgresTickTransaction(manager, tx, this.outbox)));
   }
 
   async recordFireFailures(failures: FireFailure[], autoPauseAfter: number): Promise<void> {
@@ -129,7 +132,11 @@ export class PostgresScheduleStore extends ScheduleStore {
 
 /** A tick's statements, all on the manager of its one transaction. */
 class PostgresTickTransaction implements ScheduleTickTransaction {
-  constructor(private readonly manager: EntityManager) {}
+  constructor(
+    private readonly manager: EntityManager,
+    private readonly tx: Transaction,
+    private readonly outbox: OutboxRelay,
+  ) {}
 
   lockDue(horizon: Date, limit: number): Promise<ScheduleEntity[]> {
     return this.manager
@@ -162,7 +169,10 @@ class PostgresTickTransaction implements ScheduleTickTransaction {
     );
   }
 
-  recordFires(fires: ScheduleFireEvent[]): Promise<void> {
-    return recordEvents(this.manager, EventNames.ScheduleFire, fires);
+  /** The relay publishes them as soon as the tick commits. */
+  async recordFires(fires: ScheduleFireEvent[]): Promise<void> {
+    if (fires.length === 0) return;
+    await recordEvents(this.manager, EventNames.ScheduleFire, fires);
+    this.outbox.kickAfterCommit(this.tx);
   }
 }

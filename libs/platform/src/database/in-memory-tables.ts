@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { inUnitOfWork } from './after-commit';
 import { Transaction, Transactions } from './transactions';
 
 /**
@@ -31,7 +32,12 @@ export abstract class InMemoryTables<T> {
     if (!this.live.has(tx)) throw new Error('a statement ran outside its transaction');
   }
 
-  async transaction<R>(work: (tx: Transaction) => Promise<R>): Promise<R> {
+  /** Like PostgresTransactions.run: effects registered with afterCommit run only once the work resolved. */
+  transaction<R>(work: (tx: Transaction) => Promise<R>): Promise<R> {
+    return inUnitOfWork<Transaction, R>((inside) => this.attempt(inside), (_handle, tx) => work(tx));
+  }
+
+  private async attempt<R>(work: (tx: Transaction) => Promise<R>): Promise<R> {
     const before = structuredClone(this.tables);
     const tx = { id: randomUUID() } as unknown as Transaction;
     this.live.add(tx);

@@ -3,6 +3,7 @@ export * from './migrate';
 export * from './service-database.module';
 export * from './prepared-entity-query';
 export * from './transactions';
+export * from './after-commit';
 export * from './postgres-transactions';
 export * from './in-memory-tables';
 export * from './nested-connection-guard';

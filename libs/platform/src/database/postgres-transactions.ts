@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { inUnitOfWork } from './after-commit';
 import { Transaction, Transactions } from './transactions';
 
 /** Transactions on the service's own data source (its schema): a Transaction is the transaction's EntityManager. */
@@ -11,8 +12,16 @@ export class PostgresTransactions extends Transactions {
   }
 
   run<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction((manager) => work(asTransaction(manager)));
+    return transactionOn(this.dataSource, (_manager, tx) => work(tx));
   }
+}
+
+/**
+ * For the stores that open their own transaction (on any data source): a unit of work whose `tx`
+ * takes effects to run after the commit (afterCommit), like Transactions.run.
+ */
+export function transactionOn<T>(dataSource: DataSource, work: (manager: EntityManager, tx: Transaction) => Promise<T>): Promise<T> {
+  return inUnitOfWork<EntityManager, T>((inside) => dataSource.transaction(inside), work);
 }
 
 /** For the stores: a transaction's EntityManager (of any data source) as the opaque Transaction. */

@@ -4,6 +4,8 @@ import { ModuleRef } from '@nestjs/core';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { JobsOptions, Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
+import { afterCommit } from '../database/after-commit';
+import { Transaction } from '../database/transactions';
 import { QueueWorkersDrain } from '../queues/queue-workers.drain';
 import { RequestTraced } from '../request-context/job-request-context';
 import { OutboxEventEntity } from './outbox-event.entity';
@@ -66,7 +68,12 @@ export class OutboxRelay implements OnModuleInit, BeforeApplicationShutdown {
     await this.drain().catch((error: Error) => this.logger.warn(`outbox relay: ${error.message}; left for another replica`));
   }
 
-  /** Publishes soon: called after a commit that recorded events, and by the poll as a safety net. */
+  /** For the stores that write outbox rows in `tx`: publishes them as soon as it commits. */
+  kickAfterCommit(tx: Transaction): void {
+    afterCommit(tx, () => this.kick());
+  }
+
+  /** Publishes soon: after a commit that recorded events (kickAfterCommit), and by the poll as a safety net. */
   kick(): void {
     if (this.stopped) return;
     if (this.running) {

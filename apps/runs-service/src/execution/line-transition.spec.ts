@@ -1,5 +1,6 @@
 import { EventNames } from '@aas/contracts';
-import { LineContext, RunState, fail, start, stop, transitionFor } from './run-transition';
+import { RunState, fail, start, stop } from '../lifecycle/run-transition';
+import { LineContext, transitionFor } from './line-transition';
 
 const running: RunState = { status: 'in_progress', isFinished: false, isPaused: false, hasPendingInput: false };
 

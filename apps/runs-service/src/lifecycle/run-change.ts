@@ -2,7 +2,7 @@ import { EventNames, RunAgentNameEvent, RunInstructionsEvent, RunLifecycleEvent,
 import { RunEntity } from '../database/run.entity';
 import { OutboxWrite, RunChange } from './run-record.store';
 import { RunState, RunTransition } from './run-transition';
-import { withToolIcon } from './tool-icons';
+import { withToolIcon } from './tool-icons-used';
 
 /**
  * What recording `t` on `run` writes: the event at the run's next index, the run's columns after it,

@@ -2,7 +2,8 @@ import { EventNames } from '@aas/contracts';
 import { runRow } from '../database/run-row.fake';
 import { FakeRunRecordStore } from './run-record.store.fake';
 import { recorderOnFakes } from './run-recorder.fake';
-import { start, stop, transitionFor } from './run-transition';
+import { transitionFor } from '../execution/line-transition';
+import { start, stop } from './run-transition';
 
 describe('a run end, visible only once its effects are applied (RunEnds)', () => {
   function setup(settings = {}) {

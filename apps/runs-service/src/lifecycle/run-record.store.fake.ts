@@ -1,3 +1,4 @@
+import { Transaction } from '@aas/platform';
 import { RunEntity } from '../database/run.entity';
 import { ChangeResult, OutboxWrite, PendingEnd, RunChange, RunEndLine, RunRecordStore } from './run-record.store';
 import { fromStoredChange, toStoredChange } from './stored-change';
@@ -19,7 +20,7 @@ export class FakeRunRecordStore extends RunRecordStore {
     return run ? { ...run } : null;
   }
 
-  async change<T extends RunChange>(runId: string, decide: (run: RunEntity | null) => T | undefined, leaseUntil: Date): Promise<ChangeResult<T> | undefined> {
+  async change<T extends RunChange>(_tx: Transaction, runId: string, decide: (run: RunEntity | null) => T | undefined, leaseUntil: Date): Promise<ChangeResult<T> | undefined> {
     const run = this.runs.get(runId);
     if (run && !run.isFinished && this.ends.has(runId)) return { pending: true };
     const change = decide(run ? { ...run } : null);
@@ -42,7 +43,7 @@ export class FakeRunRecordStore extends RunRecordStore {
     return last && { index: last.index, body: last.body };
   }
 
-  async commitEnd(runId: string, payloadExtra: object): Promise<RunChange | undefined> {
+  async commitEnd(_tx: Transaction, runId: string, payloadExtra: object): Promise<RunChange | undefined> {
     const end = this.ends.get(runId);
     this.ends.delete(runId);
     const run = this.runs.get(runId);

@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { EventNames, RunEndEffects, RunInstructionsEvent, RunLifecycleEvent, RunProgressEvent } from '@aas/contracts';
-import { OutboxRelay } from '@aas/platform';
+import { Transactions, afterCommit } from '@aas/platform';
 import { RunAdmission } from '../admission/run-admission.service';
 import { RunsEnv } from '../config/runs.env';
 import { RunEndEffectsApplier } from './run-end-effects';
@@ -39,7 +39,7 @@ export class RunEnds implements OnApplicationBootstrap, BeforeApplicationShutdow
   constructor(
     private readonly store: RunRecordStore,
     private readonly effects: RunEndEffectsApplier,
-    private readonly outbox: OutboxRelay,
+    private readonly transactions: Transactions,
     private readonly metrics: RunMetrics,
     private readonly channel: RunEventChannel,
     private readonly admission: RunAdmission,
@@ -112,14 +112,16 @@ export class RunEnds implements OnApplicationBootstrap, BeforeApplicationShutdow
       this.logger.error({ run_id: runId, err: error }, `run ${runId}'s end is made visible without its effects (RUN_END_EFFECTS_TIMEOUT_MS passed); its events carry them`);
       flags = {};
     }
-    const change = await this.store.commitEnd(runId, flags);
-    if (change) this.published(change);
+    await this.transactions.run(async (tx) => {
+      const change = await this.store.commitEnd(tx, runId, flags);
+      if (change) afterCommit(tx, () => this.published(change));
+    });
   }
 
+  /** Once the end is committed: the streams end, the run is counted, and its room goes to the next waiting run. */
   private published(change: RunChange): void {
     const { run, event } = change;
     this.channel.recorded(run.id, { event_index: event.index, recorded_at: event.at.toISOString(), event: event.body }, true);
-    this.outbox.kick();
     this.metrics.finished(run.status);
     // The run no longer counts towards its user's and agent's limits: the next waiting one may go.
     this.admission.kick(run.userId);

@@ -1,3 +1,4 @@
+import { Transaction } from '@aas/platform';
 import { RunEntity } from '../database/run.entity';
 
 /** An outbox event to record with a change: published if and only if the change commits. */
@@ -37,12 +38,12 @@ export abstract class RunRecordStore {
   abstract find(runId: string): Promise<RunEntity | null>;
 
   /**
-   * In one transaction on the locked run row: asks `decide` what to record given the run (null: no
+   * In `tx`, on the locked run row: asks `decide` what to record given the run (null: no
    * such run) and writes it, the event, the run's columns and the outbox events together; a change
    * that finishes the run is kept aside instead, its lease running to `leaseUntil`. Nothing is written
    * when `decide` answers undefined (then undefined), nor while an end is aside (then not asked).
    */
-  abstract change<T extends RunChange>(runId: string, decide: (run: RunEntity | null) => T | undefined, leaseUntil: Date): Promise<ChangeResult<T> | undefined>;
+  abstract change<T extends RunChange>(tx: Transaction, runId: string, decide: (run: RunEntity | null) => T | undefined, leaseUntil: Date): Promise<ChangeResult<T> | undefined>;
 
   /** The run's end kept aside, if any. */
   abstract pendingEnd(runId: string): Promise<PendingEnd | undefined>;
@@ -51,11 +52,11 @@ export abstract class RunRecordStore {
   abstract lastLine(runId: string, type: RunEndLine, field: string): Promise<{ index: number; body: Record<string, unknown> } | undefined>;
 
   /**
-   * Makes the run's end kept aside visible, in one transaction: the event, the run's columns and the
+   * Makes the run's end kept aside visible, in `tx`: the event, the run's columns and the
    * outbox events (each payload merged with `payloadExtra`), and the end no longer aside. Undefined
    * when there was none (another process made it visible first).
    */
-  abstract commitEnd(runId: string, payloadExtra: object): Promise<RunChange | undefined>;
+  abstract commitEnd(tx: Transaction, runId: string, payloadExtra: object): Promise<RunChange | undefined>;
 
   /** No process takes the end over before `until` (a lease, or the next try after a failure). */
   abstract postponeEnd(runId: string, until: Date): Promise<void>;

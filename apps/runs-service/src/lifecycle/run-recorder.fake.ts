@@ -1,12 +1,15 @@
 import { ConfigService } from '@nestjs/config';
 import { RunEndEffects } from '@aas/contracts';
-import { OutboxRelay } from '@aas/platform';
+import { Transactions } from '@aas/platform';
 import { Registry } from 'prom-client';
 import { RunAdmission } from '../admission/run-admission.service';
 import { RunsEnv } from '../config/runs.env';
+import { FakeTransactions } from '../database/transactions.fake';
+import { CancelSignals } from './cancel-signals';
 import { RunEndEffectsApplier } from './run-end-effects';
 import { RunEnds } from './run-ends';
 import { RunEventChannel } from './run-event-channel';
+import { RunLifecycle } from './run-lifecycle.service';
 import { RunMetrics } from './run-metrics';
 import { RunMetricsStore } from './run-metrics.store';
 import { RunRecordStore } from './run-record.store';
@@ -25,25 +28,32 @@ export class FakeRunEndEffects extends RunEndEffectsApplier {
 }
 
 /**
- * A RunRecorder on a store (a FakeRunRecordStore unless given) for tests, with what it tells others: the events pushed to
- * live streams, the runs whose end freed admission room, how often the outbox was kicked, and the run ends whose effects were applied.
+ * A RunLifecycle (and its RunRecorder) on a store (a FakeRunRecordStore unless given, with FakeTransactions;
+ * a PostgreSQL store takes PostgresTransactions) for tests, with what it tells others once a change has
+ * committed: the events pushed to live streams, the streams ended, the runs whose workers were signalled,
+ * the users whose admission was kicked, and the run ends whose effects were applied.
  */
-export function recorderOnFakes(store: RunRecordStore = new FakeRunRecordStore(), settings: Partial<RunsEnv> = {}) {
+export function recorderOnFakes(store: RunRecordStore = new FakeRunRecordStore(), settings: Partial<RunsEnv> = {}, transactions: Transactions = new FakeTransactions()) {
   const pushed: Array<{ runId: string; index: number; finished: boolean }> = [];
   const gone: string[] = [];
   const admissionKicks: string[] = [];
-  let outboxKicks = 0;
+  const signalled: string[] = [];
   const channel = {
     recorded: (runId: string, item: { event_index: number }, finished: boolean) => pushed.push({ runId, index: item.event_index, finished }),
     gone: (runId: string) => gone.push(runId),
   } as unknown as RunEventChannel;
+  const cancels = {
+    signal: async (runId: string) => void signalled.push(runId),
+    register: () => () => undefined,
+    abortAll: () => undefined,
+  } as unknown as CancelSignals;
   const metrics = new RunMetrics({} as RunMetricsStore, new Registry());
   const admission = { kick: (userId: string) => admissionKicks.push(userId) } as unknown as RunAdmission;
-  const outbox = { kick: () => outboxKicks++ } as unknown as OutboxRelay;
   const env: Partial<RunsEnv> = { RPC_TIMEOUT_MS: 10_000, RUN_END_EFFECTS_TIMEOUT_MS: 300_000, ...settings };
   const config = { get: (key: keyof RunsEnv) => env[key] } as unknown as ConfigService<RunsEnv, true>;
   const effects = new FakeRunEndEffects();
-  const ends = new RunEnds(store, effects, outbox, metrics, channel, admission, config);
-  const recorder = new RunRecorder(store, outbox, channel, ends);
-  return { recorder, ends, effects, channel, pushed, gone, admissionKicks, outboxKicks: () => outboxKicks };
+  const ends = new RunEnds(store, effects, transactions, metrics, channel, admission, config);
+  const recorder = new RunRecorder(store, transactions, channel, ends);
+  const lifecycle = new RunLifecycle(recorder, cancels, channel, admission, ends);
+  return { recorder, lifecycle, ends, effects, channel, pushed, gone, signalled, admissionKicks, transactions };
 }

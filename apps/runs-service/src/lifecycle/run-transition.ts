@@ -1,0 +1,92 @@
+import { EventNames, RunLifecycleEventName, RunOutcome, ToolIcon } from '@aas/contracts';
+
+/** The state of a run that lines act on. */
+export interface RunState {
+  status: string;
+  isFinished: boolean;
+  isPaused: boolean;
+  hasPendingInput: boolean;
+}
+
+/** What recording one line does to a run. */
+export interface RunTransition {
+  event: Record<string, unknown>;
+  next: RunState;
+  stepDelta: number;
+  outcome?: RunOutcome;
+  summary?: string;
+  chatMessage?: string;
+  lifecycle?: RunLifecycleEventName;
+  instructions?: { content: string; plan_steps: unknown[] | null };
+  /** A `usage` line: its tokens, and what they cost by the price table. */
+  usage?: { model: string; inputTokens: number; outputTokens: number; costMillionths: bigint };
+  /** A `tool_call` line: the run's tool_icons entry for its tool. */
+  toolCall?: ToolIcon;
+  title?: string;
+  /** A build run's `agent_name` line (ignored on other runs). */
+  agentName?: { name: string; explanation: string | null };
+}
+
+/*
+ * The run state machine (README.md beside this file): each function is one edge, from the state it is
+ * given to `next`, with the lifecycle event the edge fires. Which runtime line takes which edge is
+ * execution/line-transition.ts.
+ */
+
+/** Event 0: recorded before the dispatch is sent, and fires run.started. */
+export function start(state: RunState): RunTransition {
+  return { event: { started: {} }, stepDelta: 0, next: { ...state, status: 'in_progress' }, lifecycle: EventNames.RunStarted };
+}
+
+/** A step clears pending input and counts. */
+export function step(state: RunState, event: Record<string, unknown>): RunTransition {
+  return { event, stepDelta: 1, next: { ...state, hasPendingInput: false } };
+}
+
+export function waitForInput(state: RunState, event: Record<string, unknown>): RunTransition {
+  return { event, stepDelta: 0, next: { ...state, hasPendingInput: true } };
+}
+
+/** Recorded as an event; the state changes (and run.paused fires) only for a run not paused yet. */
+export function pause(state: RunState, event: Record<string, unknown> = { paused: {} }): RunTransition {
+  return {
+    event,
+    stepDelta: 0,
+    next: { ...state, status: 'paused', isPaused: true },
+    lifecycle: state.isPaused ? undefined : EventNames.RunPaused,
+  };
+}
+
+/** A paused run is in progress again; on a run not paused the line is only recorded. */
+export function resume(state: RunState, event: Record<string, unknown>): RunTransition {
+  return { event, stepDelta: 0, next: state.isPaused ? { ...state, status: 'in_progress', isPaused: false } : { ...state } };
+}
+
+export function complete(state: RunState, outcome: RunOutcome, summary: string | undefined, event: Record<string, unknown>): RunTransition {
+  return {
+    event,
+    stepDelta: 0,
+    next: { ...state, status: 'completed', isFinished: true, isPaused: false, hasPendingInput: false },
+    outcome,
+    summary,
+    lifecycle: EventNames.RunCompleted,
+  };
+}
+
+export function fail(state: RunState, reason: string, event: Record<string, unknown> = { failed: { error: reason } }): RunTransition {
+  return {
+    event,
+    stepDelta: 0,
+    next: { ...state, status: 'error', isFinished: true, isPaused: false, hasPendingInput: false },
+    lifecycle: EventNames.RunFailed,
+  };
+}
+
+export function stop(state: RunState, reason: string | null): RunTransition {
+  return {
+    event: { stopped: { reason } },
+    stepDelta: 0,
+    next: { ...state, status: 'stopped', isFinished: true, isPaused: false, hasPendingInput: false },
+    lifecycle: EventNames.RunStopped,
+  };
+}
