@@ -38,6 +38,7 @@ describe('The console: all runs, and a run as a timeline', () => {
   let page: Page;
   const pageErrors: string[] = [];
   const stepGates = [gate(), gate(), gate()];
+  const followGates = [gate(), gate()];
   let apiKey = '';
   let reporterId = '';
   let checkerId = '';
@@ -63,6 +64,19 @@ describe('The console: all runs, and a run as a timeline', () => {
       reply.line({ type: 'completed', outcome: 'success', summary: 'watched' });
       reply.end();
     });
+    // Enough steps to fill the screen, then three more and two more when the test says.
+    runtime.script('follow me', async (reply) => {
+      for (let i = 1; i <= 15; i++) {
+        reply.line({ type: 'step', title: `Early step ${i}` });
+        reply.line({ type: 'message', text: `Message ${i}` });
+      }
+      for (const [i, next] of followGates.entries()) {
+        await next.wait;
+        for (let n = 0; n < 3 - i; n++) reply.line({ type: 'step', title: `Late step ${i}.${n}` });
+      }
+      reply.line({ type: 'completed', outcome: 'success', summary: 'followed' });
+      reply.end();
+    });
     system = await TestSystem.start({
       gatewayEnv: { CONSOLE_DIR: built.directory },
       runsEnv: { AGENT_RUNTIME_URL: runtime.url, AGENT_RUNTIME_SECRET: SECRET },
@@ -78,7 +92,7 @@ describe('The console: all runs, and a run as a timeline', () => {
   }, 180_000);
 
   afterAll(async () => {
-    stepGates.forEach((g) => g.open());
+    [...stepGates, ...followGates].forEach((g) => g.open());
     await browser?.close();
     await system?.stop();
     await runtime?.close();
@@ -216,6 +230,30 @@ describe('The console: all runs, and a run as a timeline', () => {
     await page.getByRole('switch', { name: 'Raw events' }).uncheck();
     await call.locator('summary').click();
     await shot('run-timeline');
+  });
+
+  it('follows new events at the end of the page, unless the reader scrolled up: then a button jumps to them', async () => {
+    const runId = await start(reporterId, 'follow me');
+    await page.goto(`${base}/console/agents/${reporterId}/runs/${runId}`);
+    const steps = page.getByTestId('timeline-step');
+    await steps.nth(14).waitFor();
+    const atEnd = () => page.evaluate(() => window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 80);
+    const scrolled = () => page.evaluate(() => window.scrollY);
+    await eventually('at the end of the page', atEnd, (end) => end);
+    expect(await scrolled()).toBeGreaterThan(0);
+    await page.evaluate(() => window.scrollTo({ top: 0 }));
+    followGates[0]!.open();
+    const jump = page.getByRole('button', { name: '3 new events — jump to latest' });
+    await jump.waitFor();
+    expect(await steps.count()).toBe(18);
+    expect(await scrolled()).toBe(0);
+    await shot('run-jump-to-latest');
+    await jump.click();
+    await eventually('at the end again', atEnd, (end) => end);
+    await jump.waitFor({ state: 'detached' });
+    followGates[1]!.open();
+    await steps.nth(19).waitFor();
+    await eventually('kept at the end', atEnd, (end) => end);
   });
 
   it('a stranger sees none of the first user’s runs, nor a run of theirs by its id', async () => {

@@ -5,7 +5,7 @@ const atEndOfPage = () => window.innerHeight + window.scrollY >= document.docume
 const toEnd = () => window.scrollTo({ top: document.documentElement.scrollHeight });
 
 /**
- * Keeps the page at its end as `count` grows, while `active` and while the reader stays there; a reader
+ * Keeps the page at its end as `count` grows, when `active` and while the reader stays there; a reader
  * who scrolled up is left where they are, and told how many events came since (`unseen`).
  */
 export function useFollowLatest(count: number, active: boolean) {

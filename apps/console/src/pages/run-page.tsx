@@ -1,6 +1,6 @@
 import type { RunEvent } from '@aas/sdk';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, unwrap } from '../api';
 import { ConfirmButton } from '../components/confirm-button';
@@ -43,7 +43,12 @@ export function RunPage() {
     },
   });
   const agent = useQuery({ queryKey: ['agent', agentId], queryFn: () => unwrap(api.GET('/v1/agents/{agent_id}', { params: { path: { agent_id: agentId } } })) });
-  const follow = useFollowLatest(live.events.length, run.data !== undefined && !run.data.run.is_finished && live.state !== 'ended');
+  // A run still going when the page opened is followed to its end; a finished one is read from the top.
+  const [followable, setFollowable] = useState<boolean | null>(null);
+  useEffect(() => {
+    if (run.data && followable === null) setFollowable(!run.data.run.is_finished);
+  }, [run.data, followable]);
+  const follow = useFollowLatest(live.events.length, followable === true);
   usePageTitle(`Run ${run.data?.run.run_number ?? ''} · ${agent.data ? agentLabel(agent.data.agent) : 'Agent'}`);
   if (run.isPending) return <Loading what="the run" />;
   if (run.isError) return <ErrorNote error={run.error} />;
