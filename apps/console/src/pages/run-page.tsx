@@ -140,7 +140,7 @@ function RawEvents({ events }: { events: RunEvent[] }) {
             <span className="event-index">{event.event_index}</span>
             <strong className="event-type">{type}</strong>
             <When at={event.recorded_at} />
-            {typeof body === 'object' && body !== null && Object.keys(body).length > 0 ? <pre>{JSON.stringify(body, null, 2)}</pre> : null}
+            {typeof body === 'object' && body !== null && Object.keys(body).length > 0 ? <pre tabIndex={0}>{JSON.stringify(body, null, 2)}</pre> : null}
           </li>
         );
       })}
