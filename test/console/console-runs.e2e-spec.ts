@@ -138,7 +138,7 @@ describe('The console: all runs, and a run as a timeline', () => {
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL('**/console/agents');
-    await page.getByRole('link', { name: 'Runs', exact: true }).click();
+    await page.getByRole('link', { name: 'All runs', exact: true }).click();
     await page.waitForURL('**/console/runs');
     await page.getByRole('heading', { level: 1, name: 'All runs' }).waitFor();
     await eventually('three runs', () => column('Agent'), (agents) => agents.length === 3 && !agents.some((a) => a.startsWith('Agent ')));

@@ -65,7 +65,7 @@ function Header({ email }: { email: string }) {
           </li>
           <li>
             <NavLink to="/runs" end>
-              Runs
+              All runs
             </NavLink>
           </li>
           <li>
