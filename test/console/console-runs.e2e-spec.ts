@@ -51,7 +51,7 @@ describe('The console: all runs, and a run as a timeline', () => {
     runtime.script('break it', lines({ type: 'step', title: 'trying' }, { type: 'failed', error: 'it broke' }));
     // One step more each time the test opens a gate, the first with a tool call and its result.
     runtime.script('watch the timeline', async (reply) => {
-      reply.line({ type: 'title', title: 'Timeline' });
+      reply.line({ type: 'title', title: 'Status check' });
       reply.line({ type: 'step', title: 'Fetch the status page' });
       reply.line({ type: 'tool_call', call_id: 'c1', tool: 'http_request', input: { method: 'GET', url: 'https://status.example.test/' } });
       reply.line({ type: 'tool_result', call_id: 'c1', tool: 'http_request', output: LONG_OUTPUT, truncated: false, is_error: false });
@@ -229,6 +229,7 @@ describe('The console: all runs, and a run as a timeline', () => {
     await page.getByRole('list', { name: 'Run events' }).getByText('tool_result').waitFor();
     await page.getByRole('switch', { name: 'Raw events' }).uncheck();
     await call.locator('summary').click();
+    await page.evaluate(() => window.scrollTo({ top: 0 }));
     await shot('run-timeline');
   });
 

@@ -38,6 +38,9 @@ export function RunTimeline({ steps }: { steps: TimelineStep[] }) {
   );
 }
 
+/** A line of a few plain values (a title, an outcome and summary) reads best inline. */
+const isShort = (body: Record<string, unknown>) => Object.values(body).every((v) => ['string', 'number', 'boolean'].includes(typeof v)) && JSON.stringify(body).length <= 160;
+
 function Entry({ entry }: { entry: TimelineEntry }) {
   switch (entry.kind) {
     case 'tool':
@@ -54,7 +57,11 @@ function Entry({ entry }: { entry: TimelineEntry }) {
       return (
         <div className="timeline-other">
           <span className="event-type">{entry.type.replace(/_/g, ' ')}</span>
-          {Object.keys(entry.body).length > 0 && <LongText label={entry.type} value={readable(entry.body)} />}
+          {isShort(entry.body) ? (
+            <span> {Object.values(entry.body).join(' · ')}</span>
+          ) : (
+            <LongText label={entry.type} value={readable(entry.body)} />
+          )}
         </div>
       );
   }
