@@ -257,6 +257,27 @@ describe('The console: all runs, and a run as a timeline', () => {
     await eventually('kept at the end', atEnd, (end) => end);
   });
 
+  it('says what started a run: the schedule, linked to its tab', async () => {
+    // A schedule needs a deployed agent: a build first.
+    await http(base, 'POST', `/v1/agents/${checkerId}/runs`, { key: apiKey, body: { run_mode: 'build' } });
+    await eventually('deployed', async () => (await http(base, 'GET', `/v1/agents/${checkerId}`, { key: apiKey })).body.agent.deployment_state, (s) => s === 'deployed');
+    const schedule = await http(base, 'PUT', `/v1/agents/${checkerId}/schedule`, { key: apiKey, body: { cron: '0 0 * * * ? *', timezone: 'UTC' } });
+    expect(schedule.status).toBe(200);
+    const now = Date.now();
+    const backfill = await http(base, 'POST', `/v1/agents/${checkerId}/schedule/backfill`, {
+      key: apiKey,
+      body: { from: new Date(now - 60 * 60_000).toISOString(), to: new Date(now - 1000).toISOString() },
+    });
+    expect(backfill.status).toBeLessThan(300);
+    await page.goto(`${base}/console/runs?filter_trigger_kind=schedule`);
+    // The backfilled fire, and the scheduler's own should an hour begin meanwhile.
+    await eventually('the scheduled run', () => column('Agent'), (agents) => agents.length > 0 && agents.every((a) => a === 'Checker'));
+    await table().getByRole('link', { name: /^Run \d+$/ }).first().click();
+    const startedBy = page.getByTestId('run-started-by').getByRole('link', { name: 'the schedule' });
+    await startedBy.click();
+    await page.waitForURL(`**/console/agents/${checkerId}/schedule`);
+  });
+
   it('a stranger sees none of the first user’s runs, nor a run of theirs by its id', async () => {
     await runCli(system, ['users', 'create', '--email', 'eve@example.test']);
     await runCli(system, ['users', 'set-password', '--email', 'eve@example.test'], PASSWORD);
