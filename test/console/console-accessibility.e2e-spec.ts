@@ -48,6 +48,17 @@ describe('The console, accessible', () => {
       reply.line({ type: 'step', title: 'waiting' });
       await reply.closed;
     });
+    runtime.script(
+      'use a tool',
+      lines(
+        { type: 'step', title: 'fetch' },
+        { type: 'tool_call', call_id: 'c1', tool: 'http_request', input: { method: 'GET', url: 'https://example.test/' } },
+        { type: 'tool_result', call_id: 'c1', tool: 'http_request', output: JSON.stringify({ status: 200, body: 'y'.repeat(3000) }), truncated: true, is_error: false },
+        { type: 'message', text: 'Fetched.' },
+        { type: 'usage', model: 'model-1', input_tokens: 10, output_tokens: 5 },
+        { type: 'completed', outcome: 'success', summary: 'done' },
+      ),
+    );
     receiver = new Receiver();
     receiverUrl = await receiver.start();
     receiver.answer = (path) => ({ status: path === '/failing' ? 503 : 204 });
@@ -134,6 +145,8 @@ describe('The console, accessible', () => {
       ['webhooks', `/agents/${agentId}/webhooks`, ''],
       ['deliveries', `/agents/${agentId}/webhooks/${webhookId}`, 'Deliveries'],
       ['run', `/agents/${agentId}/runs/${runId}`, ''],
+      ['all runs', '/runs', ''],
+      ['all runs, none match', '/runs?filter_status=paused', ''],
       ['api keys', '/settings/api-keys', ''],
       ['not found', '/nowhere', ''],
     ];
@@ -156,6 +169,19 @@ describe('The console, accessible', () => {
     } finally {
       await page.emulateMedia({ colorScheme: 'light' });
     }
+  });
+
+  it("the run page's timeline with a tool call open and its output whole, and the raw events", async () => {
+    const used = (await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: apiKey, body: { user_message: 'use a tool' } })).body.run.run_id;
+    await page.goto(`${base}/console/agents/${agentId}/runs/${used}`);
+    await page.getByTestId('stream-state').getByText('ended').waitFor();
+    await page.getByTestId('tool-call').locator('summary').click();
+    await page.getByRole('button', { name: /Show all/ }).click();
+    await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached' });
+    await expectAccessible('run timeline, tool call open');
+    await page.getByRole('switch', { name: 'Raw events' }).check();
+    await page.getByRole('list', { name: 'Run events' }).waitFor();
+    await expectAccessible('run, raw events');
   });
 
   it('keeps a deep link through sign-in', async () => {
@@ -228,7 +254,7 @@ describe('The console, accessible', () => {
     const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
     await help.waitFor();
     const listed = await help.locator('tbody tr td:first-child').allTextContents();
-    expect(listed).toEqual(['/', 'g then a', 'g then k', '?']);
+    expect(listed).toEqual(['/', 'g then a', 'g then r', 'g then k', '?']);
     await expectAccessible('keyboard shortcuts dialog');
     await shot('console-shortcuts');
     await page.keyboard.press('Escape');

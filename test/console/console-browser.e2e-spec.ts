@@ -161,6 +161,7 @@ describe('The console in a browser', () => {
     await page.getByRole('button', { name: 'Build and deploy' }).click();
     await page.waitForURL(/\/runs\/[0-9a-f-]{36}$/);
     await page.getByTestId('stream-state').getByText('ended').waitFor();
+    await page.getByRole('switch', { name: 'Raw events' }).check();
     await page.getByRole('list', { name: 'Run events' }).getByText('completed').waitFor();
     await page.goto(agentUrl);
     await page.getByText('deployed', { exact: true }).first().waitFor();
@@ -216,6 +217,8 @@ describe('The console in a browser', () => {
     await page.getByRole('button', { name: 'Start run' }).click();
     await page.waitForURL(/\/runs\/[0-9a-f-]{36}$/);
     await page.locator('.crumbs').getByRole('link', { name: 'Backup checker' }).waitFor();
+    // The raw events (the timeline has its own file, console-runs.e2e-spec.ts).
+    await page.getByRole('switch', { name: 'Raw events' }).check();
     const events = page.getByRole('list', { name: 'Run events' });
     await events.getByText('message').waitFor();
     await page.getByTestId('stream-state').getByText('live').waitFor();

@@ -7,6 +7,7 @@ import { Navigate, RouterProvider, createBrowserRouter, type RouteObject } from 
 import { isUnauthorized } from './api';
 import { SignedIn } from './components/layout';
 import { AgentPage } from './pages/agent-page';
+import { AllRunsPage } from './pages/all-runs-page';
 import { AgentsPage } from './pages/agents-page';
 import { ApiKeysPage } from './pages/api-keys-page';
 import { DeliveriesPage } from './pages/deliveries-page';
@@ -58,6 +59,7 @@ const router = createBrowserRouter(
             { path: 'webhooks', element: <WebhooksTab /> },
           ],
         },
+        { path: 'runs', element: <AllRunsPage /> },
         { path: 'agents/:agentId/runs/:runId', element: <RunPage /> },
         { path: 'agents/:agentId/webhooks/:webhookId', element: <DeliveriesPage /> },
         { path: 'settings/api-keys', element: <ApiKeysPage /> },

@@ -7,10 +7,11 @@ export interface Shortcut {
   action: ShortcutAction;
 }
 
-/** Only shortcuts whose page exists are listed (all runs and the inbox come with their pages). */
+/** Only shortcuts whose page exists are listed (the inbox comes with its page). */
 export const SHORTCUTS: Shortcut[] = [
-  { keys: ['/'], does: 'Search on this page (the runs’ goal filter, the deliveries’ status)', action: { focus: 'search' } },
+  { keys: ['/'], does: 'Search on this page (all runs: the run id; an agent’s runs: the goal filter; the deliveries’ status)', action: { focus: 'search' } },
   { keys: ['g', 'a'], does: 'Go to the agents', action: { go: '/agents' } },
+  { keys: ['g', 'r'], does: 'Go to all runs', action: { go: '/runs' } },
   { keys: ['g', 'k'], does: 'Go to the API keys', action: { go: '/settings/api-keys' } },
   { keys: ['?'], does: 'Show these shortcuts', action: { show: 'help' } },
 ];

@@ -5,6 +5,7 @@ import { api, setCsrfToken, unwrap } from '../api';
 import { signInPath } from '../deep-link';
 import { SessionContext, useSessionQuery } from '../session';
 import { type Theme, applyTheme, nextTheme, storedTheme } from '../theme';
+import { failedLastDayPath } from '../pages/run-duration';
 import { ErrorNote, Loading } from './feedback';
 import { KeyboardShortcuts } from './shortcuts';
 
@@ -63,6 +64,14 @@ function Header({ email }: { email: string }) {
             <NavLink to="/agents">Agents</NavLink>
           </li>
           <li>
+            <NavLink to="/runs" end>
+              All runs
+            </NavLink>
+          </li>
+          <li>
+            <FailedRunsLink />
+          </li>
+          <li>
             <NavLink to="/settings/api-keys">API keys</NavLink>
           </li>
           <li>
@@ -103,5 +112,24 @@ export function ThemeToggle() {
     >
       {theme === 'auto' ? '◐' : theme === 'light' ? '☀' : '☾'}
     </button>
+  );
+}
+
+/** The failed runs of the last day, one click away; the 24 hours end when it is clicked, not when the page loaded. */
+function FailedRunsLink() {
+  const navigate = useNavigate();
+  return (
+    <a
+      href="/console/runs?filter_status=error"
+      // A link opened in a new tab takes the time it is pressed, too.
+      onPointerDown={(e) => (e.currentTarget.href = `/console${failedLastDayPath(Date.now())}`)}
+      onClick={(e) => {
+        if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey) return;
+        e.preventDefault();
+        void navigate(failedLastDayPath(Date.now()));
+      }}
+    >
+      Failed (24 h)
+    </a>
   );
 }

@@ -10,13 +10,11 @@ import { Pager } from '../components/pager';
 import { StatusBadge } from '../components/status-badge';
 import { When } from '../components/time';
 import { useAgent } from './agent-page';
+import { RUN_FILTERS, RunFilters, filterSetter, runQuery } from './run-filters';
 
 type Run = Schemas['RunDto'];
 const column = createColumnHelper<Run>();
 const PAGE_SIZE = 20;
-const FILTERS = ['filter_status', 'filter_policy_group', 'filter_trigger_kind', 'filter_goal', 'filter_started_after', 'filter_started_before'] as const;
-/** What can start a run (the API's run_kind and its filter_trigger_kind). */
-const STARTED_BY: Record<string, string> = { api: 'the API or console', schedule: 'the schedule', webhook: 'an inbound webhook', event: 'an event trigger' };
 
 /** A build or a run, and what started it (the API, the schedule, an inbound webhook, an event trigger). */
 export function runKind(run: Pick<Run, 'policy_type' | 'run_kind'>): string {
@@ -36,11 +34,7 @@ export function RunsTab() {
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const page = Math.max(1, Number(params.get('page') ?? 1) || 1);
-  const query: Record<string, string | number> = { page, page_size: PAGE_SIZE };
-  for (const name of FILTERS) {
-    const value = params.get(name);
-    if (value) query[name] = name.startsWith('filter_started') ? new Date(value).toISOString() : value;
-  }
+  const query = { page, page_size: PAGE_SIZE, ...runQuery(params, RUN_FILTERS) };
   const runs = useQuery({
     queryKey: ['runs', agent.agent_id, query],
     queryFn: () => unwrap(api.GET('/v1/agents/{agent_id}/runs', { params: { path: { agent_id: agent.agent_id }, query } })),
@@ -56,13 +50,7 @@ export function RunsTab() {
     },
   });
   const form = useForm<StartForm>({ defaultValues: { user_message: '', skip_deploy_check: false } });
-  const setFilter = (name: string, value: string) => {
-    const next = new URLSearchParams(params);
-    if (value) next.set(name, value);
-    else next.delete(name);
-    next.delete('page');
-    setParams(next);
-  };
+  const setFilter = filterSetter(params, setParams);
   const columns = [
     column.accessor('run_number', { header: '#', cell: (c) => <Link to={`/agents/${agent.agent_id}/runs/${c.row.original.run_id}`}>Run {c.getValue()}</Link> }),
     column.accessor('status', { header: 'Status', cell: (c) => <StatusBadge status={c.getValue()} /> }),
@@ -99,59 +87,13 @@ export function RunsTab() {
         </form>
         <ErrorNote error={start.error} />
       </article>
-      <details className="filters" open={FILTERS.some((f) => params.get(f))}>
-        <summary>Filters</summary>
-        <div className="grid filter-grid">
-          <label>
-            Status
-            <select value={params.get('filter_status') ?? ''} onChange={(e) => setFilter('filter_status', e.target.value)}>
-              <option value="">any</option>
-              {['in_progress', 'completed', 'error', 'stopped', 'paused', 'finished'].map((s) => (
-                <option key={s} value={s}>
-                  {s.replace('_', ' ')}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Kind
-            <select value={params.get('filter_policy_group') ?? ''} onChange={(e) => setFilter('filter_policy_group', e.target.value)}>
-              <option value="">any</option>
-              <option value="builder">builds</option>
-              <option value="runner">runs</option>
-            </select>
-          </label>
-          <label>
-            Started by
-            <select value={params.get('filter_trigger_kind') ?? ''} onChange={(e) => setFilter('filter_trigger_kind', e.target.value)}>
-              <option value="">anything</option>
-              {Object.entries(STARTED_BY).map(([kind, label]) => (
-                <option key={kind} value={kind}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Goal contains
-            <input type="search" defaultValue={params.get('filter_goal') ?? ''} onBlur={(e) => setFilter('filter_goal', e.target.value)} onKeyDown={(e) => e.key === 'Enter' && setFilter('filter_goal', e.currentTarget.value)} />
-          </label>
-          <label>
-            Started after
-            <input type="datetime-local" value={params.get('filter_started_after') ?? ''} onChange={(e) => setFilter('filter_started_after', e.target.value)} />
-          </label>
-          <label>
-            Started before
-            <input type="datetime-local" value={params.get('filter_started_before') ?? ''} onChange={(e) => setFilter('filter_started_before', e.target.value)} />
-          </label>
-        </div>
-      </details>
+      <RunFilters params={params} setFilter={setFilter} open={RUN_FILTERS.some((f) => params.get(f))} />
       {runs.isPending ? (
         <Loading what="runs" />
       ) : runs.isError ? (
         <ErrorNote error={runs.error} />
       ) : runs.data.runs.length === 0 ? (
-        <Empty>{FILTERS.some((f) => params.get(f)) ? 'No run matches these filters.' : deployed ? 'No runs yet. Start one above.' : 'No runs yet. Build the agent to deploy it, then start runs.'}</Empty>
+        <Empty>{RUN_FILTERS.some((f) => params.get(f)) ? 'No run matches these filters.' : deployed ? 'No runs yet. Start one above.' : 'No runs yet. Build the agent to deploy it, then start runs.'}</Empty>
       ) : (
         <>
           <DataTable label="Runs" columns={columns} data={runs.data.runs} rowId={(r) => r.run_id} />
