@@ -5,7 +5,7 @@ import { api, setCsrfToken, unwrap } from '../api';
 import { signInPath } from '../deep-link';
 import { SessionContext, useSessionQuery } from '../session';
 import { type Theme, applyTheme, nextTheme, storedTheme } from '../theme';
-import { failedLastDayPath } from '../pages/run-duration';
+import { failedLastDayPath } from './failed-runs-path';
 import { ErrorNote, Loading } from './feedback';
 import { KeyboardShortcuts } from './shortcuts';
 

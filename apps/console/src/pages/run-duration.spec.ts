@@ -1,4 +1,4 @@
-import { durationText, failedLastDayPath } from './run-duration';
+import { durationText } from './run-duration';
 
 describe(durationText.name, () => {
   it('writes the two largest units of a finished run', () => {
@@ -14,15 +14,5 @@ describe(durationText.name, () => {
   it('never goes negative, and says nothing of a time it cannot read', () => {
     expect(durationText('2026-01-01T00:00:10Z', '2026-01-01T00:00:00Z', 0)).toBe('0 ms');
     expect(durationText('not a time', null, 0)).toBe('—');
-  });
-});
-
-describe(failedLastDayPath.name, () => {
-  it('asks for the failed runs started in the 24 hours before the click, in UTC', () => {
-    const path = failedLastDayPath(Date.parse('2026-03-02T12:30:00Z'));
-    const query = new URLSearchParams(path.split('?')[1]);
-    expect(path.startsWith('/runs?')).toBe(true);
-    expect(query.get('filter_status')).toBe('error');
-    expect(query.get('filter_started_after')).toBe('2026-03-01T12:30:00.000Z');
   });
 });
