@@ -189,7 +189,8 @@ describe('runs executed by the agent runtime app, through the API', () => {
     expect(backfill.status).toBe(202);
     expect(backfill.body.runs).toHaveLength(1);
     const { fire_time: fireTime, run_id: runId } = backfill.body.runs[0];
-    await eventually('the scheduled run to finish', async () => (await http(base, 'GET', `/v1/agents/${agentId}/runs/${runId}`, { key: KEY })).body.run, (r) => r.is_finished);
+    const run = await eventually('the scheduled run to finish', async () => (await http(base, 'GET', `/v1/agents/${agentId}/runs/${runId}`, { key: KEY })).body.run, (r) => r.is_finished);
+    expect(run).toMatchObject({ scheduled_for: fireTime, trigger_data: null });
     const dispatch = dispatches.requests.filter((request) => request.method === 'POST').map((request) => JSON.parse(request.body)).find((body) => body.run_id === runId);
     expect(dispatch).toMatchObject({ protocol_version: 2, scheduled_for: fireTime, trigger_kind: 'schedule' });
     const asked = fake.requestsFor(marker).map((request) => JSON.stringify(request.body.messages));

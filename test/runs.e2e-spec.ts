@@ -55,6 +55,22 @@ describe('Runs through the gateway (built-in runtime)', () => {
     expect(res.body.run).not.toHaveProperty('finished_at');
   });
 
+  it('records the instructions version each run ran, which later instructions do not change', async () => {
+    const agentId = await deployedAgent();
+    const versions = async () => (await http(base, 'GET', `/v1/agents/${agentId}/instructions/history`, { key: KEY })).body.instruction_versions;
+    const runOnce = async () => finished(agentId, (await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body: {} })).body.run.run_id);
+    const [built] = await versions();
+    const first = await runOnce();
+    expect(first.instructions_version_id).toBe(built.id);
+    const put = await http(base, 'PUT', `/v1/agents/${agentId}/instructions`, { key: KEY, body: { content: 'the second version' } });
+    expect(put.status).toBe(200);
+    const [second] = await versions();
+    expect(second.id).not.toBe(built.id);
+    expect((await runOnce()).instructions_version_id).toBe(second.id);
+    expect((await getRun(agentId, first.run_id)).instructions_version_id).toBe(built.id);
+    expect(first.trigger_data).toBeNull();
+  });
+
   it('a build run deploys the agent, writes its instructions and updates its run summary', async () => {
     const agentId = await newAgent();
     const start = await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body: { run_mode: 'build', user_message: 'set it up' } });

@@ -97,6 +97,9 @@ describe('Triggers', () => {
       expect(dispatch.body.trigger).toMatchObject({ kind: 'webhook', trigger_id: created.body.trigger_id, depth: 0, payload });
       expect(dispatch.body.trigger.headers['x-source']).toBe('ci');
       expect(dispatch.body.trigger.headers).not.toHaveProperty('authorization');
+      // The run keeps its input as the runtime was given it, readable on the run.
+      expect(run.trigger_data).toMatchObject({ payload, headers: { 'x-source': 'ci' } });
+      expect(run.trigger_data.headers).not.toHaveProperty('authorization');
       expect((await runsOf(agentId, '&filter_trigger_kind=api')).every((r) => r.run_kind === 'api')).toBe(true);
       expect((await http(base, 'GET', `/v1/agents/${agentId}/triggers/${created.body.trigger_id}`, { key: alice.key })).body.last_triggered_at).not.toBeNull();
     });

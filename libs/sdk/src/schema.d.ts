@@ -1047,6 +1047,20 @@ export interface components {
              * @description usage priced by CREDIT_PRICES; null until the runtime reports usage
              */
             credits_consumed?: number | null;
+            /**
+             * Format: int64
+             * @description The version of the agent's instructions (GET …/instructions/history) the run was dispatched with; null before it starts or when the agent had none
+             */
+            instructions_version_id: number | null;
+            /** @description A triggered run's input as kept: an inbound call's payload and headers, or the run event that fired an event trigger; null for other runs */
+            trigger_data: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Format: date-time
+             * @description A scheduled run's fire time (also the dispatch's scheduled_for); null for other runs
+             */
+            scheduled_for: Record<string, never> | null;
         };
         ToolIcon: {
             action_type: string;

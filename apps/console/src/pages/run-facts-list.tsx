@@ -61,6 +61,11 @@ export function RunFactsList({ run, facts }: { run: Run; facts: RunFacts }) {
           ))}
         </Fact>
       )}
+      {run.instructions_version_id !== null && run.instructions_version_id !== undefined && (
+        <Fact term="Instructions" testId="run-instructions-version">
+          <Link to={`/agents/${run.agent_id}/instructions`}>version {run.instructions_version_id}</Link>
+        </Fact>
+      )}
       {run.policy_model && (
         <Fact term="Model">
           <code>{run.policy_model}</code>

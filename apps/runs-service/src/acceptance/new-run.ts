@@ -58,5 +58,6 @@ export function newRun(fields: NewRunFields): RunEntity {
     creditMillionths: null,
     toolCallCount: 0,
     toolIcons: [],
+    instructionsVersionId: null,
   } satisfies RunEntity);
 }

@@ -45,6 +45,7 @@ export function runRow(overrides: Partial<RunEntity> = {}): RunEntity {
     creditMillionths: null,
     toolCallCount: 0,
     toolIcons: [],
+    instructionsVersionId: null,
     ...overrides,
   } satisfies RunEntity);
 }

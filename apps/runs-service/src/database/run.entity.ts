@@ -135,4 +135,8 @@ export class RunEntity {
   /** One entry per distinct tool the run's `tool_call` lines used, in the order first used. */
   @Column({ name: 'tool_icons', type: 'jsonb', default: () => "'[]'::jsonb" })
   toolIcons!: ToolIcon[];
+
+  /** The agent's instructions version the run was dispatched with; null before it starts or without instructions. */
+  @Column({ name: 'instructions_version_id', type: 'bigint', nullable: true })
+  instructionsVersionId!: string | null;
 }

@@ -14,6 +14,7 @@ import { RunChains1764424000000 } from './migrations/1764424000000-run-chains';
 import { RunUsageAndTools1764500000000 } from './migrations/1764500000000-run-usage-and-tools';
 import { RunEnds1764600000000 } from './migrations/1764600000000-run-ends';
 import { RunsAcrossAgents1764700000000 } from './migrations/1764700000000-runs-across-agents';
+import { RunInputs1764800000000 } from './migrations/1764800000000-run-inputs';
 
 export const RUNS_SCHEMA: SchemaDefinition = {
   schema: 'runs',
@@ -33,5 +34,6 @@ export const RUNS_SCHEMA: SchemaDefinition = {
     RunUsageAndTools1764500000000,
     RunEnds1764600000000,
     RunsAcrossAgents1764700000000,
+    RunInputs1764800000000,
   ],
 };

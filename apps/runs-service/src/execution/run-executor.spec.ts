@@ -147,6 +147,18 @@ describe(RunExecutor.name, () => {
     expect(runtime.dispatches.map((d) => d.instructions)).toEqual([{ content: 'do it', plan_steps: [] }]);
   });
 
+  it('records the instructions version the run was dispatched with, and keeps it through the run', async () => {
+    const run = runRow();
+    const versioned = { instructions: { content: 'do it', plan_steps: [], version_id: 42 } };
+    const { sut, saved } = setup(run, [{ type: 'step', title: 'a' }, { type: 'completed', outcome: 'success' }], versioned);
+    await sut.execute(run.id);
+    expect(saved()).toMatchObject({ status: 'completed', instructionsVersionId: '42' });
+    const bare = runRow();
+    const { sut: withoutInstructions, saved: savedBare } = setup(bare, [{ type: 'completed', outcome: 'success' }], { instructions: null });
+    await withoutInstructions.execute(bare.id);
+    expect(savedBare().instructionsVersionId).toBeNull();
+  });
+
   it('ends a run in error, without executing it, when its agent is another generation now', async () => {
     const run = runRow({ agentGeneration: '1' });
     const { sut, runtime, events, saved } = setup(run, [{ type: 'completed', outcome: 'success' }], { generation: 2 });

@@ -59,7 +59,9 @@ export class RunExecutor {
       await this.abandon(run.id, 'its agent was deleted before the run started');
       return;
     }
-    if ((await this.lifecycle.record(run.id, start)) === 'ignored') return;
+    // An agents-service of an earlier version names no version: recorded as unknown (null).
+    const version = context.instructions?.version_id ?? null;
+    if ((await this.lifecycle.record(run.id, (state) => start(state, version))) === 'ignored') return;
     const deadline = new Date(Date.now() + this.config.get('RUN_TIMEOUT_MS', { infer: true }));
     await this.drive(run, dispatchFor(run, context, deadline));
   }

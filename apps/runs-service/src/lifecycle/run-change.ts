@@ -27,6 +27,7 @@ export function changeFor(run: RunEntity, t: RunTransition, now: Date): RunChang
     summary: t.summary ?? run.summary,
     wroteInstructions: run.wroteInstructions || t.instructions !== undefined,
     finishedAt: t.next.isFinished && !before.isFinished ? now : run.finishedAt,
+    instructionsVersionId: t.instructionsVersionId === undefined ? run.instructionsVersionId : t.instructionsVersionId === null ? null : String(t.instructionsVersionId),
     ...lineFields(run, t),
   };
   const outbox: OutboxWrite[] = [];

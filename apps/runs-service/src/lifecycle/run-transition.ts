@@ -25,6 +25,8 @@ export interface RunTransition {
   title?: string;
   /** A build run's `agent_name` line (ignored on other runs). */
   agentName?: { name: string; explanation: string | null };
+  /** Event 0: the instructions version the run is dispatched with (null: the agent has none). */
+  instructionsVersionId?: number | null;
 }
 
 /*
@@ -33,9 +35,9 @@ export interface RunTransition {
  * execution/line-transition.ts.
  */
 
-/** Event 0: recorded before the dispatch is sent, and fires run.started. */
-export function start(state: RunState): RunTransition {
-  return { event: { started: {} }, stepDelta: 0, next: { ...state, status: 'in_progress' }, lifecycle: EventNames.RunStarted };
+/** Event 0: recorded before the dispatch is sent, with the instructions version it carries; fires run.started. */
+export function start(state: RunState, instructionsVersionId: number | null = null): RunTransition {
+  return { event: { started: {} }, stepDelta: 0, next: { ...state, status: 'in_progress' }, lifecycle: EventNames.RunStarted, instructionsVersionId };
 }
 
 /** A step clears pending input and counts. */

@@ -28,6 +28,9 @@ export function toRunDto(run: RunEntity): RunDto {
     wrote_instructions: run.wroteInstructions,
     usage: usageOf(run),
     credits_consumed: creditsConsumed(run),
+    instructions_version_id: run.instructionsVersionId === null ? null : Number(run.instructionsVersionId),
+    trigger_data: run.triggerData && { ...run.triggerData },
+    scheduled_for: run.scheduledFor?.toISOString() ?? null,
   };
   if (run.finishedAt) dto.finished_at = run.finishedAt.toISOString();
   return dto;

@@ -104,6 +104,25 @@ export class RunDto {
 
   @ApiPropertyOptional({ type: 'integer', format: 'int32', nullable: true, description: 'usage priced by CREDIT_PRICES; null until the runtime reports usage' })
   credits_consumed!: number | null;
+
+  @ApiProperty({
+    type: 'integer',
+    format: 'int64',
+    nullable: true,
+    description: "The version of the agent's instructions (GET …/instructions/history) the run was dispatched with; null before it starts or when the agent had none",
+  })
+  instructions_version_id!: number | null;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: "A triggered run's input as kept: an inbound call's payload and headers, or the run event that fired an event trigger; null for other runs",
+  })
+  trigger_data!: Record<string, unknown> | null;
+
+  @ApiProperty({ format: 'date-time', nullable: true, description: "A scheduled run's fire time (also the dispatch's scheduled_for); null for other runs" })
+  scheduled_for!: string | null;
 }
 
 export class ToolIcon {
