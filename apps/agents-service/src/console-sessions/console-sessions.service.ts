@@ -6,7 +6,7 @@ import { ApiKeysService } from '../api-keys/api-keys.service';
 import { AccessAnnouncer } from '../common/access-announcer';
 import { AgentsEnv } from '../config/agents.env';
 import { ConsoleSessionStore } from './console-session.store';
-import { Transaction, Transactions } from '@aas/platform';
+import { Transaction, Transactions, afterCommit } from '@aas/platform';
 
 /** A user keeps at most this many console sessions; signing in again ends the oldest. */
 export const SESSIONS_PER_USER = 10;
@@ -110,15 +110,15 @@ export class ConsoleSessionsService {
    * `newPasswordHash` (the same password hashed with today's parameters) the stored hash is replaced.
    */
   async createSession(userId: string, passwordHash: string, tokenHash: string, newPasswordHash?: string): Promise<ConsoleSession> {
-    const { session, evicted } = await this.transactions.run(async (tx) => {
+    return this.transactions.run(async (tx) => {
       if (!(await this.store.lockUserWithPassword(tx, userId, passwordHash))) throw new UnauthorizedError('The email or password is wrong');
       if (newPasswordHash !== undefined) await this.store.replacePasswordHash(tx, userId, newPasswordHash);
       await this.store.deleteExpiredSessionsOf(tx, userId, this.idleMs);
       const created = await this.store.insertSession(tx, userId, tokenHash, this.ttlMs);
-      return { session: created, evicted: await this.store.deleteAllButNewestSessions(tx, userId, SESSIONS_PER_USER) };
+      const evicted = await this.store.deleteAllButNewestSessions(tx, userId, SESSIONS_PER_USER);
+      afterCommit(tx, () => this.announcer.sessionsEnded(evicted));
+      return created;
     });
-    await this.announcer.sessionsEnded(evicted);
-    return session;
   }
 
   /** The live session: not expired, and used within the idle timeout (this use counts). */
@@ -143,9 +143,10 @@ export class ConsoleSessionsService {
     const result = await this.transactions.run(async (tx) => {
       const user = await this.store.setPasswordHash(tx, normalizeEmail(email), hash);
       if (user === null) throw new ResourceNotFoundError('User', normalizeEmail(email));
-      return { ...user, ended: await this.store.deleteSessionsOf(tx, user.userId) };
+      const ended = await this.store.deleteSessionsOf(tx, user.userId);
+      afterCommit(tx, () => this.announcer.sessionsEnded(ended));
+      return { ...user, ended };
     });
-    await this.announcer.sessionsEnded(result.ended);
     const made = await this.apiKeys.madeBySessionsSince(result.userId, result.previousChange);
     if (options.revokeSessionKeys) for (const key of made) await this.apiKeys.revokeAnyUsersKey(key.id);
     return {
