@@ -94,6 +94,7 @@ describe('agent runtime (apps/agent-runtime) against a scripted model', () => {
       AGENT_MAX_STEPS: '4',
       AGENT_MAX_TOKENS: '1000',
       MODEL_RETRIES: '3',
+      MODEL_MAX_OUTPUT_TOKENS: '321',
       TOOL_OUTPUT_MAX_BYTES: '1024',
       HTTP_TOOL_ALLOW_PRIVATE_NETWORKS: 'true',
     });
@@ -166,6 +167,8 @@ describe('agent runtime (apps/agent-runtime) against a scripted model', () => {
     expect(completed).toMatchObject({ type: 'completed', outcome: 'success', summary: expect.stringContaining('Morning digest') });
     // The build prompt offered the catalogue's tools by name.
     expect(JSON.stringify(fake.requestsFor(marker)[0].body.messages)).toContain('http_request');
+    // MODEL_MAX_OUTPUT_TOKENS bounds every model call.
+    expect(fake.requestsFor(marker)[0].body.max_tokens).toBe(321);
   });
 
   it('a run with a two-step http_request plan: each step, call, result, usage and the summary, in order', async () => {
@@ -195,7 +198,7 @@ describe('agent runtime (apps/agent-runtime) against a scripted model', () => {
     expect(answer.lines.at(-1)).toEqual({ type: 'completed', outcome: 'success', summary: 'Posted the summary of page a to b.' });
     const requests = fake.requestsFor(marker);
     expect(requests).toHaveLength(3);
-    expect(requests[0].body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+    expect(requests[0].body).toMatchObject({ stream: true, stream_options: { include_usage: true }, max_tokens: 321 });
     expect(JSON.stringify(requests[0].body.messages)).toContain('Read a, post its summary to b.');
     expect(JSON.stringify(requests[2].body.messages)).toContain('page /a');
   });

@@ -9,6 +9,9 @@ describe(RuntimeEnv.name, () => {
     expect(env).toMatchObject({ MODEL_PROVIDER: 'openai-compatible', PORT: 3006, AGENT_MAX_STEPS: 20, HTTP_TOOL_ALLOW_PRIVATE_NETWORKS: false });
     expect(env.HTTP_TOOL_ALLOWED_HOSTS).toEqual(['api.example.com', 'hooks.example.com']);
     expect(validateEnv(RuntimeEnv, { MODEL_PROVIDER: 'anthropic', MODEL_NAME: 'claude' }).MODEL_BASE_URL).toBeUndefined();
+    expect(env.MODEL_MAX_OUTPUT_TOKENS).toBeUndefined();
+    expect(validateEnv(RuntimeEnv, { ...valid, MODEL_MAX_OUTPUT_TOKENS: '4096' }).MODEL_MAX_OUTPUT_TOKENS).toBe(4096);
+    expect(() => validateEnv(RuntimeEnv, { ...valid, MODEL_MAX_OUTPUT_TOKENS: 'lots' })).toThrow(/MODEL_MAX_OUTPUT_TOKENS must be an integer/);
   });
 
   it('lists every bad setting at once', () => {

@@ -56,6 +56,13 @@ export class RuntimeEnv {
   @Max(10)
   MODEL_RETRIES: number = 4;
 
+  /** Most output tokens one model call may write; unset: the provider's default (for a model id @ai-sdk/anthropic does not know, 128,000). */
+  @IsOptional()
+  @IsInt({ message: 'MODEL_MAX_OUTPUT_TOKENS must be an integer' })
+  @Min(16)
+  @Max(1_000_000)
+  MODEL_MAX_OUTPUT_TOKENS?: number;
+
   /** Runs one process executes at once; more dispatches are answered 503. */
   @IsInt()
   @Min(1)

@@ -32,6 +32,7 @@ export async function executeBuildRun(run: RunContext): Promise<void> {
     tools: { [WRITE_AGENT]: tool({ description: 'Writes the agent: its name, explanation, instructions and plan.', inputSchema: writeAgentInput }) },
     toolChoice: { type: 'tool', toolName: WRITE_AGENT },
     maxRetries: run.maxRetries,
+    maxOutputTokens: run.maxOutputTokens,
     abortSignal: run.controller.signal,
   });
   const usage = result.totalUsage;

@@ -11,6 +11,8 @@ export interface RunContext {
   model: LanguageModel;
   modelName: string;
   maxRetries: number;
+  /** MODEL_MAX_OUTPUT_TOKENS; undefined: the provider's default. */
+  maxOutputTokens?: number;
   budget: RunBudget;
   controller: AbortController;
   tools: Omit<RunToolContext, 'writer'>;

@@ -43,6 +43,7 @@ export class RunExecutor implements OnApplicationShutdown {
       model: this.model,
       modelName: this.env.MODEL_NAME,
       maxRetries: this.env.MODEL_RETRIES,
+      maxOutputTokens: this.env.MODEL_MAX_OUTPUT_TOKENS,
       budget: new RunBudget(this.env.AGENT_MAX_STEPS, this.env.AGENT_MAX_TOKENS),
       controller,
       catalogue: this.catalogue.entries(),

@@ -22,6 +22,7 @@ export async function executeToolRun(run: RunContext): Promise<void> {
     tools,
     stopWhen: stepCountIs(run.budget.maxSteps),
     maxRetries: run.maxRetries,
+    maxOutputTokens: run.maxOutputTokens,
     abortSignal: controller.signal,
     // Errors arrive as 'error' parts below; the SDK's default would print them to the console.
     onError: () => undefined,
