@@ -105,20 +105,31 @@ export class OutboxRelay implements OnModuleInit, BeforeApplicationShutdown {
         .setLock('pessimistic_write')
         .setOnLocked('skip_locked')
         .getMany();
-      for (const event of events) await this.publish(event);
-      if (events.length > 0) await manager.delete(OutboxEventEntity, events.map((e) => e.id));
+      if (events.length === 0) return 0;
+      await this.publish(events);
+      await manager.delete(OutboxEventEntity, events.map((e) => e.id));
       return events.length;
     });
   }
 
-  private async publish(event: OutboxEventEntity): Promise<void> {
-    const priority = this.priorities?.[event.event]?.(event.payload);
-    for (const queueName of this.routes[event.event] ?? []) {
-      const queue = this.moduleRef.get<Queue>(getQueueToken(queueName), { strict: false });
-      await queue.add(event.event, jobData(event), { ...JOB_OPTIONS, ...(priority === undefined ? {} : { priority }), jobId: event.id });
+  /** One addBulk per queue (one round trip each, the batch's order kept), the queues at once. */
+  private async publish(events: OutboxEventEntity[]): Promise<void> {
+    const jobsByQueue = new Map<string, BulkJob[]>();
+    for (const event of events) {
+      const priority = this.priorities?.[event.event]?.(event.payload);
+      const opts = { ...JOB_OPTIONS, ...(priority === undefined ? {} : { priority }), jobId: event.id };
+      for (const queueName of this.routes[event.event] ?? []) {
+        const jobs = jobsByQueue.get(queueName) ?? jobsByQueue.set(queueName, []).get(queueName)!;
+        jobs.push({ name: event.event, data: jobData(event), opts });
+      }
     }
+    await Promise.all(
+      [...jobsByQueue].map(([queueName, jobs]) => this.moduleRef.get<Queue>(getQueueToken(queueName), { strict: false }).addBulk(jobs)),
+    );
   }
 }
+
+type BulkJob = Parameters<Queue['addBulk']>[0][number];
 
 function jobData(event: OutboxEventEntity): Record<string, unknown> & RequestTraced {
   return event.requestId ? { ...event.payload, request_id: event.requestId } : event.payload;
