@@ -92,7 +92,9 @@ export class PostgresRunRecordStore extends RunRecordStore {
       change.event.at,
       JSON.stringify(change.event.body),
     ]);
-    await manager.save(RunEntity, change.run);
+    // An UPDATE of the row read under lock in this transaction: save() would read it again first.
+    const { id, ...columns } = change.run;
+    await manager.update(RunEntity, { id }, columns);
     for (const write of change.outbox) await recordEvent(manager, write.event, { ...write.payload, ...payloadExtra });
     if (change.outbox.length > 0) this.outbox.kickAfterCommit(tx);
   }
