@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AgentsPatterns, AllRunsListResponse, ListAllRunsMessage } from '@aas/contracts';
 import { ServiceClient } from '@aas/platform';
 import { RunList } from '../run-list/run-list';
-import { toRunDto, toRunSummary } from '../runs/run.mapper';
+import { toRunListResponse } from '../runs/run.mapper';
 
 /**
  * GET /v1/runs: the caller's runs across their agents. agents-service, the authority on agents, names
@@ -22,14 +22,7 @@ export class AllRunsService {
       workspace_id: message.filter_workspace_id,
       agent_id: message.filter_agent_id,
     });
-    const { runs, total, totalIsEstimate, page, pageSize } = await this.runList.readAcrossAgents(message.user_id, agents, message);
-    return {
-      runs: runs.map(toRunDto),
-      total_runs: total,
-      total_runs_is_estimate: totalIsEstimate,
-      page,
-      page_size: pageSize,
-      all_run_summaries: runs.map(toRunSummary),
-    };
+    const found = await this.runList.readAcrossAgents(message.user_id, agents, message);
+    return { ...toRunListResponse(found), total_runs_is_estimate: found.totalIsEstimate };
   }
 }

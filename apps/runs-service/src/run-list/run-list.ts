@@ -24,9 +24,7 @@ export class RunList {
 
   /** Newest first; `page` is 1-based (0 counts as 1), `page_size` 0 means the default. */
   async read(message: ListRunsMessage): Promise<RunListPage> {
-    const page = Math.max(message.page ?? 1, 1);
-    const pageSize = message.page_size || RUN_LIST_DEFAULT_PAGE_SIZE;
-    const offset = (page - 1) * pageSize;
+    const { page, pageSize, offset } = pageOf(message);
     const runs = await this.store.page(message, offset, pageSize);
     const total = totalFromPage(offset, pageSize, runs.length) ?? (await this.store.count(message));
     return { runs, total, page, pageSize };
@@ -34,9 +32,7 @@ export class RunList {
 
   /** The same across `agents` of one user (GET /v1/runs); newest first, ties broken by run number and id. */
   async readAcrossAgents(userId: string, agents: LiveAgent[], query: ListRunsQuery): Promise<RunsAcrossAgentsPage> {
-    const page = Math.max(query.page ?? 1, 1);
-    const pageSize = query.page_size || RUN_LIST_DEFAULT_PAGE_SIZE;
-    const offset = (page - 1) * pageSize;
+    const { page, pageSize, offset } = pageOf(query);
     if (agents.length === 0) return { runs: [], total: 0, totalIsEstimate: false, page, pageSize };
     const runs = await this.store.pageAcrossAgents(userId, agents, query, offset, pageSize);
     const proven = totalFromPage(offset, pageSize, runs.length);
@@ -44,4 +40,11 @@ export class RunList {
       proven === undefined ? await this.store.countAcrossAgents(userId, agents, query, RUN_LIST_EXACT_TOTAL_MAX) : { total: proven, estimate: false };
     return { runs, total, totalIsEstimate: estimate, page, pageSize };
   }
+}
+
+/** `page` is 1-based (0 counts as 1), `page_size` 0 means the default. */
+function pageOf(query: ListRunsQuery): { page: number; pageSize: number; offset: number } {
+  const page = Math.max(query.page ?? 1, 1);
+  const pageSize = query.page_size || RUN_LIST_DEFAULT_PAGE_SIZE;
+  return { page, pageSize, offset: (page - 1) * pageSize };
 }

@@ -1,4 +1,5 @@
-import { RunDto, RunEventItem, RunStatus, RunSummaryDto, RunUsage } from '@aas/contracts';
+import { RunDto, RunEventItem, RunListResponse, RunStatus, RunSummaryDto, RunUsage } from '@aas/contracts';
+import type { RunListPage } from '../run-list/run-list';
 import { creditsOf } from '../usage/credit-prices';
 import { RunEventEntity } from '../database/run-event.entity';
 import { RunEntity } from '../database/run.entity';
@@ -79,4 +80,9 @@ function actionCount(run: RunEntity): number {
 
 export function toRunEventItem(event: RunEventEntity): RunEventItem {
   return { event_index: Number(event.eventIndex), recorded_at: event.recordedAt.toISOString(), event: event.event };
+}
+
+/** A page of the run list as the API answers it (GET …/runs and GET /v1/runs). */
+export function toRunListResponse({ runs, total, page, pageSize }: RunListPage): RunListResponse {
+  return { runs: runs.map(toRunDto), total_runs: total, page, page_size: pageSize, all_run_summaries: runs.map(toRunSummary) };
 }

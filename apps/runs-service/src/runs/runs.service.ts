@@ -18,7 +18,7 @@ import { isUUID } from 'class-validator';
 import { RunEntity } from '../database/run.entity';
 import { RunLifecycle } from '../lifecycle/run-lifecycle.service';
 import { RunList } from '../run-list/run-list';
-import { toRunDto, toRunEventItem, toRunSummary } from './run.mapper';
+import { toRunDto, toRunEventItem, toRunListResponse } from './run.mapper';
 import { RunStore } from './run.store';
 
 @Injectable()
@@ -35,14 +35,7 @@ export class RunsService {
   async list(message: ListRunsMessage): Promise<RunListResponse> {
     const agent = await this.ownedAgent(message.user_id, message.agent_id);
     await this.takeOver(agent, message.user_id);
-    const { runs, total, page, pageSize } = await this.runList.read(message);
-    return {
-      runs: runs.map(toRunDto),
-      total_runs: total,
-      page,
-      page_size: pageSize,
-      all_run_summaries: runs.map(toRunSummary),
-    };
+    return toRunListResponse(await this.runList.read(message));
   }
 
   async get(userId: string, agentId: string, runId: string): Promise<RunDto> {
