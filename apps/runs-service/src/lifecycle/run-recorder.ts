@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AfterCommitEffect, Transactions, afterCommit } from '@aas/platform';
+import { AfterCommitEffect, Transactions, afterCommit, retryUncommitted } from '@aas/platform';
 import { RunEntity } from '../database/run.entity';
 import { RunEventChannel } from './run-event-channel';
 import { RunEnds } from './run-ends';
@@ -28,14 +28,18 @@ export class RunRecorder {
 
   /** `onRecorded` runs once the change (or the end kept aside) has committed; not when nothing was recorded. */
   async apply(runId: string, makeTransition: (state: RunState) => RunTransition, onRecorded?: AfterCommitEffect): Promise<RecordResult> {
-    const result = await this.transactions.run(async (tx) => {
-      const decide = (run: RunEntity | null) =>
-        !run || run.isFinished ? undefined : changeFor(run, makeTransition(stateOf(run)), new Date());
-      const result = await this.store.change(tx, runId, decide, this.ends.leaseUntil());
-      if (result && 'written' in result) afterCommit(tx, () => this.push(result.written));
-      if (result && !('pending' in result) && onRecorded) afterCommit(tx, onRecorded);
-      return result;
-    });
+    // A burst of runs ending at once can hold every pooled connection past the connect timeout: the
+    // change waits and is tried again rather than failing the run (retryUncommitted: only what wrote nothing).
+    const result = await retryUncommitted(() =>
+      this.transactions.run(async (tx) => {
+        const decide = (run: RunEntity | null) =>
+          !run || run.isFinished ? undefined : changeFor(run, makeTransition(stateOf(run)), new Date());
+        const result = await this.store.change(tx, runId, decide, this.ends.leaseUntil());
+        if (result && 'written' in result) afterCommit(tx, () => this.push(result.written));
+        if (result && !('pending' in result) && onRecorded) afterCommit(tx, onRecorded);
+        return result;
+      }),
+    );
     if (!result) return 'ignored';
     if ('written' in result) return 'recorded';
     await this.ends.finish(runId);

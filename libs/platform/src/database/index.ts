@@ -7,3 +7,4 @@ export * from './after-commit';
 export * from './postgres-transactions';
 export * from './in-memory-tables';
 export * from './nested-connection-guard';
+export * from './retry-uncommitted';
