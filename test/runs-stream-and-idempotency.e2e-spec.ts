@@ -1,5 +1,6 @@
 import { expectProblem, http } from './support/http';
 import { TestSystem } from './support/test-system';
+import { freshUser } from './support/test-users';
 
 const KEY = 'stream-bootstrap-key-0123456789ab';
 
@@ -96,6 +97,32 @@ describe('Run event stream (SSE) and Idempotency-Key', () => {
     expect(other.body.run.run_id).not.toBe(first.body.run.run_id);
     const list = (await http(base, 'GET', `/v1/agents/${agentId}/runs`, { key: KEY })).body;
     expect(list.total_runs).toBe(3);
+  });
+
+  it("keeps two users' equal Idempotency-Keys apart when their starts arrive together (one transaction may accept both)", async () => {
+    const users = [{ key: KEY }, await freshUser(system, 'same-key')];
+    const agents = await Promise.all(
+      users.map(async ({ key }) => (await http(base, 'POST', '/v1/agents', { key, body: {} })).body.agent.agent_id as string),
+    );
+    const start = (i: number) =>
+      http(base, 'POST', `/v1/agents/${agents[i]}/runs`, { key: users[i].key, body: { skip_deploy_check: true }, headers: { 'idempotency-key': 'retry-1' } });
+    const answers = await Promise.all(Array.from({ length: 16 }, (_, n) => start(n % 2)));
+    expect(answers.map((r) => r.status)).toEqual(Array(16).fill(201));
+    const runsOf = (i: number) => new Set(answers.filter((_, n) => n % 2 === i).map((r) => `${r.body.run.agent_id}/${r.body.run.run_id}`));
+    expect([runsOf(0).size, runsOf(1).size]).toEqual([1, 1]);
+    expect([...runsOf(0)][0].startsWith(agents[0])).toBe(true);
+    expect([...runsOf(1)][0].startsWith(agents[1])).toBe(true);
+  });
+
+  it('answers one agent and refuses the other when one key is used for two agents at once', async () => {
+    const [a, b] = [await agentWithSteps(1), await agentWithSteps(1)];
+    const start = (agentId: string) =>
+      http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body: { skip_deploy_check: true }, headers: { 'idempotency-key': 'raced-key' } });
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, n) => start(n % 2 === 0 ? a : b)));
+    const created = answers.filter((r) => r.status === 201);
+    expect(new Set(created.map((r) => r.body.run.run_id)).size).toBe(1);
+    const winner = created[0].body.run.agent_id;
+    answers.forEach((r, n) => expect(r.status).toBe((n % 2 === 0 ? a : b) === winner ? 201 : 409));
   });
 
   it('refuses an Idempotency-Key reused for another agent, and a malformed key', async () => {

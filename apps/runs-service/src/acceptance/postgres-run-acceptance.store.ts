@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { ClaimOutcome, GenerationClaim, claimAgentGenerations } from '../database/agent-generations';
 import { RUN_ACCEPTANCE } from '../database/run-acceptance-database';
 import { RunEntity } from '../database/run.entity';
-import { AcceptanceTransaction, ClaimedKey, RunAcceptanceStore, scheduledForKey } from './run-acceptance.store';
+import { AcceptanceTransaction, ClaimedKey, RunAcceptanceStore, ownedKey, scheduledForKey } from './run-acceptance.store';
 import { Transaction, transactionOn } from '@aas/platform';
 
 /** Transactions of accepting runs, on the acceptance connections (database/run-acceptance-database.ts). */
@@ -34,7 +34,9 @@ class PostgresAcceptanceTransaction implements AcceptanceTransaction {
    */
   async claimKeys(userIds: string[], claims: ClaimedKey[]): Promise<Map<string, ClaimedKey>> {
     if (claims.length === 0) return new Map();
-    const order = claims.map((_, i) => i).sort((a, b) => (claims[a].key < claims[b].key ? -1 : claims[a].key > claims[b].key ? 1 : 0));
+    // One order of the key rows for every transaction (key, then user), so two batches cannot deadlock on them.
+    const sortKey = (i: number) => `${claims[i].key}\u0000${userIds[i]}`;
+    const order = claims.map((_, i) => i).sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : sortKey(a) > sortKey(b) ? 1 : 0));
     const users = order.map((i) => userIds[i]);
     const keys = order.map((i) => claims[i].key);
     await this.manager.query(
@@ -42,20 +44,20 @@ class PostgresAcceptanceTransaction implements AcceptanceTransaction {
         WHERE (user_id, key) IN (SELECT * FROM unnest($1::uuid[], $2::text[])) AND created_at < now() - interval '24 hours'`,
       [users, keys],
     );
-    const claimed: { key: string }[] = await this.manager.query(
+    const claimed: { user_id: string; key: string }[] = await this.manager.query(
       `INSERT INTO run_idempotency_keys (user_id, key, agent_id, run_id)
        SELECT * FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::uuid[])
-       ON CONFLICT (user_id, key) DO NOTHING RETURNING key`,
+       ON CONFLICT (user_id, key) DO NOTHING RETURNING user_id, key`,
       [users, keys, order.map((i) => claims[i].agentId), order.map((i) => claims[i].runId)],
     );
-    const taken = new Set(claimed.map((row) => row.key));
-    const retried = order.filter((i) => !taken.has(claims[i].key));
+    const taken = new Set(claimed.map((row) => ownedKey(row.user_id, row.key)));
+    const retried = order.filter((i) => !taken.has(ownedKey(userIds[i], claims[i].key)));
     if (retried.length === 0) return new Map();
-    const rows: Array<{ key: string; agent_id: string; run_id: string }> = await this.manager.query(
-      `SELECT key, agent_id, run_id FROM run_idempotency_keys WHERE (user_id, key) IN (SELECT * FROM unnest($1::uuid[], $2::text[]))`,
+    const rows: Array<{ user_id: string; key: string; agent_id: string; run_id: string }> = await this.manager.query(
+      `SELECT user_id, key, agent_id, run_id FROM run_idempotency_keys WHERE (user_id, key) IN (SELECT * FROM unnest($1::uuid[], $2::text[]))`,
       [retried.map((i) => userIds[i]), retried.map((i) => claims[i].key)],
     );
-    return new Map(rows.map((row) => [row.key, { key: row.key, agentId: row.agent_id, runId: row.run_id }]));
+    return new Map(rows.map((row) => [ownedKey(row.user_id, row.key), { key: row.key, agentId: row.agent_id, runId: row.run_id }]));
   }
 
   async releaseKeys(userIds: string[], keys: string[]): Promise<void> {

@@ -3,6 +3,7 @@ import { ServiceClient, Transaction, afterCommit } from '@aas/platform';
 import { ConflictError, QuotaExceededError, ResourceNotFoundError, ValidationFailedError, toProblem } from '@aas/problem-details';
 import { RunLifecycle } from '../lifecycle/run-lifecycle.service';
 import { RunAcceptance } from './run-acceptance.service';
+import { ownedKey } from './run-acceptance.store';
 import { FakeRunAcceptanceStore } from './run-acceptance.store.fake';
 import { RunStartLimits } from './run-start-limits';
 import { RunStartRequest } from './run-start-request';
@@ -10,6 +11,8 @@ import { RunStartRequest } from './run-start-request';
 const USER = '0b6c1d8e-2f5a-4c3b-9d7e-1a2b3c4d5e6f';
 const DEPLOYED = '11111111-1111-4111-8111-111111111111';
 const UNDEPLOYED = '22222222-2222-4222-8222-222222222222';
+const OTHER_USER = '9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a';
+const OTHER_USERS_AGENT = '44444444-4444-4444-8444-444444444444';
 
 describe(RunAcceptance.name, () => {
   function setup(limits = new RunStartLimits(0, 0)) {
@@ -17,6 +20,7 @@ describe(RunAcceptance.name, () => {
     const agents: AgentStartContext[] = [
       { agent_id: DEPLOYED, generation: 7, user_id: USER, user_email: 'a@example.test', deployment_state: 'deployed' },
       { agent_id: UNDEPLOYED, generation: 8, user_id: USER, user_email: 'a@example.test', deployment_state: 'not_deployed' },
+      { agent_id: OTHER_USERS_AGENT, generation: 9, user_id: OTHER_USER, user_email: 'b@example.test', deployment_state: 'deployed' },
     ];
     // agents-service validates what it is asked: a non-uuid id would be a 400 there.
     const services = {
@@ -79,6 +83,34 @@ describe(RunAcceptance.name, () => {
     const pair = await sut.accept([request({ idempotencyKey: 'api:new' }), request({ idempotencyKey: 'api:new' })]);
     expect(pair[0]).toEqual(pair[1]);
     expect(tables.runs).toHaveLength(2);
+  });
+
+  it("keeps two users' equal keys apart in one batch, and refuses one user's key for two agents in one batch", async () => {
+    const { sut, tables } = setup();
+    const outcomes = await sut.accept([
+      request({ idempotencyKey: 'api:retry-1' }),
+      request({ userId: OTHER_USER, agentId: OTHER_USERS_AGENT, idempotencyKey: 'api:retry-1' }),
+      request({ agentId: UNDEPLOYED, idempotencyKey: 'api:retry-1', runMode: 'build' }),
+    ]);
+    expect(outcomes[0]).toEqual({ runId: expect.any(String), created: true });
+    expect(outcomes[1]).toEqual({ runId: expect.any(String), created: true });
+    expect((outcomes[0] as { runId: string }).runId).not.toBe((outcomes[1] as { runId: string }).runId);
+    expect((outcomes[2] as { refusal: Error }).refusal).toBeInstanceOf(ConflictError);
+    expect(tables.runs.map((r) => [r.userId, r.agentId])).toEqual([
+      [USER, DEPLOYED],
+      [OTHER_USER, OTHER_USERS_AGENT],
+    ]);
+    // Each user's retry answers that user's own run; a batch led by the other agent's request still answers the key's owner.
+    const again = await sut.accept([
+      request({ agentId: UNDEPLOYED, idempotencyKey: 'api:retry-1', runMode: 'build' }),
+      request({ idempotencyKey: 'api:retry-1' }),
+      request({ userId: OTHER_USER, agentId: OTHER_USERS_AGENT, idempotencyKey: 'api:retry-1' }),
+    ]);
+    expect((again[0] as { refusal: Error }).refusal).toBeInstanceOf(ConflictError);
+    expect(again.slice(1)).toEqual([
+      { runId: (outcomes[0] as { runId: string }).runId, created: false },
+      { runId: (outcomes[1] as { runId: string }).runId, created: false },
+    ]);
   });
 
   it('refuses a key taken by a run of another agent, an unknown agent, and a run of an undeployed agent; the others start', async () => {
@@ -147,7 +179,7 @@ describe(RunAcceptance.name, () => {
       expect(again.slice(0, 2)).toEqual(first.slice(0, 2).map((o) => ({ ...o, created: false })));
       expect((again[2] as { refusal: QuotaExceededError }).refusal.quota).toBe('trigger_chain_runs');
       expect(tables.chains.get(ROOT)).toBe(2);
-      expect(tables.keys.has('trigger:c')).toBe(false);
+      expect(tables.keys.has(ownedKey(USER, 'trigger:c'))).toBe(false);
       // A run that starts its own chain is not counted.
       expect(await sut.accept([request()])).toEqual([{ runId: expect.any(String), created: true }]);
     });
@@ -160,7 +192,7 @@ describe(RunAcceptance.name, () => {
       expect(refusal).toBeInstanceOf(QuotaExceededError);
       expect(toProblem(refusal)).toMatchObject({ status: 422, type: 'urn:aas:problem:quota-exceeded', quota: 'waiting_runs_per_user', limit: 2 });
       expect(tables.runs).toHaveLength(2);
-      expect(tables.keys.has('api:third')).toBe(false);
+      expect(tables.keys.has(ownedKey(USER, 'api:third'))).toBe(false);
       // Once one of them is admitted, there is room for one more.
       tables.runs[0].admittedAt = new Date();
       expect(await sut.accept([request({ idempotencyKey: 'api:third' })])).toEqual([{ runId: expect.any(String), created: true }]);

@@ -5,7 +5,7 @@ import { RunLifecycle } from '../lifecycle/run-lifecycle.service';
 import { ConflictError, DomainError, ResourceNotFoundError, ValidationFailedError } from '@aas/problem-details';
 import { isUUID } from 'class-validator';
 import { randomUUID } from 'node:crypto';
-import { AcceptanceTransaction, ClaimedKey, RunAcceptanceStore, scheduledForKey } from './run-acceptance.store';
+import { AcceptanceTransaction, ClaimedKey, RunAcceptanceStore, ownedKey, scheduledForKey } from './run-acceptance.store';
 import { RunStartOutcome, RunStartRequest } from './run-start-request';
 import { RunStartLimits } from './run-start-limits';
 import { newRun } from './new-run';
@@ -66,6 +66,8 @@ export class RunAcceptance {
     const accepted = new Map<RunStartRequest, Accepted>();
     const refused = new Map<RunStartRequest, DomainError>();
     const byKey = new Map<string, Accepted>();
+    /** Requests whose user's key an earlier request of the batch holds for another agent: answered once the key's owner is known. */
+    const rivals = new Map<RunStartRequest, string>();
     for (const request of requests) {
       const agent = agents.get(request.agentId);
       const refusal = refusalOf(request, agent);
@@ -73,11 +75,16 @@ export class RunAcceptance {
         refused.set(request, refusal);
         continue;
       }
-      // The same key twice in one batch is one run: both requests answer it.
-      const same = request.idempotencyKey === null ? undefined : byKey.get(request.idempotencyKey);
+      // The same key of one user twice in one batch is one run: both requests answer it.
+      const key = keyOf(request);
+      const same = key === null ? undefined : byKey.get(key);
+      if (same && same.agent.agent_id !== agent!.agent_id) {
+        rivals.set(request, key!);
+        continue;
+      }
       const entry = same ?? { request, agent: agent!, runId: randomUUID() };
       accepted.set(request, entry);
-      if (request.idempotencyKey !== null) byKey.set(request.idempotencyKey, entry);
+      if (key !== null) byKey.set(key, entry);
     }
     const claims = [...accepted.values()].map((a) => ({ agentId: a.agent.agent_id, userId: a.request.userId, generation: a.agent.generation }));
     const generations = await tx.claimGenerations(claims);
@@ -87,26 +94,28 @@ export class RunAcceptance {
       if (!generations.refused.has(entry.agent.agent_id)) continue;
       accepted.delete(request);
       refused.set(request, new ResourceNotFoundError('Agent', request.agentId));
-      if (request.idempotencyKey !== null) byKey.delete(request.idempotencyKey);
+      const key = keyOf(request);
+      if (key !== null) byKey.delete(key);
     }
     const made = await this.alreadyScheduled(tx, [...byKey.values()]);
-    const earlier = await this.claimKeys(tx, [...byKey.values()].filter((a) => !made.has(a.request.idempotencyKey!)));
+    const earlier = await this.claimKeys(tx, [...byKey.values()].filter((a) => !made.has(keyOf(a.request)!)));
     for (const [key, claimed] of made) earlier.set(key, claimed);
-    const claimed = [...new Set(accepted.values())].filter((a) => a.request.idempotencyKey === null || !earlier.has(a.request.idempotencyKey));
+    const claimed = [...new Set(accepted.values())].filter((a) => a.request.idempotencyKey === null || !earlier.has(keyOf(a.request)!));
     const overLimits = await this.overLimits(tx, claimed);
     const fresh = claimed.filter((a) => !overLimits.has(a));
     await this.storeRuns(tx, fresh);
     // Last: the users' admission locks (taken here, or already for the start limits) are held to the commit.
     if (fresh.length > 0) await this.lifecycle.admitIn(tx.tx, fresh.map((a) => a.request.userId));
     return requests.map((request): RunStartOutcome => {
+      const rival = rivals.get(request);
+      if (rival !== undefined) return rivalOutcome(request, earlier.get(rival));
       const refusal = refused.get(request) ?? overLimits.get(accepted.get(request)!);
       if (refusal) return { refusal };
       const entry = accepted.get(request)!;
-      const taken = entry.request.idempotencyKey === null ? undefined : earlier.get(entry.request.idempotencyKey);
+      const key = keyOf(entry.request);
+      const taken = key === null ? undefined : earlier.get(key);
       if (!taken) return { runId: entry.runId, created: true };
-      if (taken.agentId !== entry.agent.agent_id) {
-        return { refusal: new ConflictError('This idempotency key was already used for a run of another agent within the last 24 hours') };
-      }
+      if (taken.agentId !== entry.agent.agent_id) return { refusal: keyOfAnotherAgent() };
       return { runId: taken.runId, created: false };
     });
   }
@@ -134,7 +143,7 @@ export class RunAcceptance {
 
   /**
    * Keyed requests for a due time whose run exists already (its key may have been purged since):
-   * answered with that run, by key.
+   * answered with that run, by owned key.
    */
   private async alreadyScheduled(tx: AcceptanceTransaction, keyed: Accepted[]): Promise<Map<string, ClaimedKey>> {
     const due = keyed.filter((a) => a.request.dueAt !== undefined);
@@ -142,7 +151,7 @@ export class RunAcceptance {
     const made = new Map<string, ClaimedKey>();
     for (const a of due) {
       const runId = runs.get(scheduledForKey(a.agent.agent_id, a.request.dueAt!));
-      if (runId) made.set(a.request.idempotencyKey!, { key: a.request.idempotencyKey!, agentId: a.agent.agent_id, runId });
+      if (runId) made.set(keyOf(a.request)!, { key: a.request.idempotencyKey!, agentId: a.agent.agent_id, runId });
     }
     return made;
   }
@@ -180,6 +189,20 @@ export class RunAcceptance {
     });
     await tx.insertWaiting(runs);
   }
+}
+
+/** A request's idempotency key as its user owns it (ownedKey), or null without one. */
+function keyOf(request: RunStartRequest): string | null {
+  return request.idempotencyKey === null ? null : ownedKey(request.userId, request.idempotencyKey);
+}
+
+/** A key taken before this batch answers its run to a request of the same agent; otherwise the key is another agent's. */
+function rivalOutcome(request: RunStartRequest, taken: ClaimedKey | undefined): RunStartOutcome {
+  return taken?.agentId === request.agentId ? { runId: taken.runId, created: false } : { refusal: keyOfAnotherAgent() };
+}
+
+function keyOfAnotherAgent(): ConflictError {
+  return new ConflictError('This idempotency key was already used for a run of another agent within the last 24 hours');
 }
 
 function refusalOf(request: RunStartRequest, agent: AgentStartContext | undefined): DomainError | undefined {

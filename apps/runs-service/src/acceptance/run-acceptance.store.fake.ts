@@ -1,6 +1,6 @@
 import { inUnitOfWork } from '@aas/platform';
 import { RunEntity } from '../database/run.entity';
-import { AcceptanceTransaction, ClaimedKey, RunAcceptanceStore, scheduledForKey } from './run-acceptance.store';
+import { AcceptanceTransaction, ClaimedKey, RunAcceptanceStore, ownedKey, scheduledForKey } from './run-acceptance.store';
 
 /**
  * The acceptance tables in memory (keys, counters, stored runs, generations), for unit tests: the work
@@ -22,17 +22,18 @@ export class FakeRunAcceptanceStore extends RunAcceptanceStore {
   private statements(tx: AcceptanceTransaction['tx']): AcceptanceTransaction {
     return {
       tx,
-      claimKeys: async (_users: string[], claims: ClaimedKey[]) => {
+      claimKeys: async (users: string[], claims: ClaimedKey[]) => {
         const earlier = new Map<string, ClaimedKey>();
-        for (const claim of claims) {
-          const taken = this.keys.get(claim.key);
-          if (taken) earlier.set(claim.key, taken);
-          else this.keys.set(claim.key, claim);
-        }
+        claims.forEach((claim, i) => {
+          const owned = ownedKey(users[i], claim.key);
+          const taken = this.keys.get(owned);
+          if (taken) earlier.set(owned, taken);
+          else this.keys.set(owned, claim);
+        });
         return earlier;
       },
-      releaseKeys: async (_users: string[], keys: string[]) => {
-        for (const key of keys) this.keys.delete(key);
+      releaseKeys: async (users: string[], keys: string[]) => {
+        keys.forEach((key, i) => this.keys.delete(ownedKey(users[i], key)));
       },
       chainRunsStarted: async (roots: string[]) => new Map(roots.map((root) => [root, this.chains.get(root) ?? 0])),
       addChainRuns: async (runs: Map<string, number>) => {

@@ -15,7 +15,7 @@ export interface AcceptanceTransaction {
   readonly tx: Transaction;
   /**
    * Takes each key for its run (a key older than 24 hours is free again); answers the earlier run of
-   * each key that was taken before.
+   * each key that was taken before, by `ownedKey` (keys are per user).
    */
   claimKeys(userIds: string[], claims: ClaimedKey[]): Promise<Map<string, ClaimedKey>>;
   /** Frees keys claimed for starts that were then refused, so that a retry is judged again rather than answered with no run. */
@@ -41,6 +41,11 @@ export interface AcceptanceTransaction {
 export abstract class RunAcceptanceStore {
   /** Runs `work` in one transaction on the acceptance connections: committed when it resolves, rolled back when it throws. */
   abstract inTransaction<T>(work: (tx: AcceptanceTransaction) => Promise<T>): Promise<T>;
+}
+
+/** A key as its user owns it: two users' equal keys are two keys. */
+export function ownedKey(userId: string, key: string): string {
+  return `${userId}/${key}`;
 }
 
 export function scheduledForKey(agentId: string, dueAt: Date): string {

@@ -7,7 +7,8 @@ import {
   StartTriggeredRunsMessage,
   StartTriggeredRunsResponse,
 } from '@aas/contracts';
-import { ConflictError, toProblem } from '@aas/problem-details';
+import { Batcher } from '@aas/platform';
+import { ConflictError, DomainError, toProblem } from '@aas/problem-details';
 import { apiRunStart } from '../acceptance/api-run-start';
 import { RunAcceptance } from '../acceptance/run-acceptance.service';
 import { scheduleFireStart } from '../acceptance/schedule-fire-start';
@@ -15,12 +16,30 @@ import { triggeredRunStart } from '../acceptance/triggered-run-start';
 import { toRunDto } from './run.mapper';
 import { RunStore } from './run.store';
 
+/** Most API starts accepted in one transaction, and such transactions at once per replica (of RUN_ACCEPTANCE_POOL_SIZE connections). */
+const API_START_BATCH_MAX = 100;
+const API_START_BATCHES = 2;
+
+type ApiStartResult = { run: RunDto } | { refusal: DomainError };
+
 /**
  * The three requests that start runs, each through its run source (acceptance/) and the one
  * acceptance path. In a batch, a refused start is reported in its outcome and does not fail the others.
  */
 @Injectable()
 export class RunStarts {
+  /**
+   * API starts that arrive together are accepted in one transaction (group commit, as inbound calls are
+   * in scheduler-service): concurrent starts of one user otherwise queue one transaction at a time on
+   * the user's admission lock. A batch that failed with a domain error is run again in halves, so only
+   * the start to blame fails; any other failure (an outage) fails the batch's callers.
+   */
+  private readonly apiStarts = new Batcher<StartRunMessage, ApiStartResult>((messages) => this.startTogether(messages), {
+    maxBatchSize: API_START_BATCH_MAX,
+    maxConcurrentBatches: API_START_BATCHES,
+    retryItemsAlone: (error) => error instanceof DomainError,
+  });
+
   constructor(
     private readonly acceptance: RunAcceptance,
     private readonly runs: RunStore,
@@ -28,11 +47,22 @@ export class RunStarts {
 
   /** The API's start: the same Idempotency-Key (per user, 24 hours) answers the first request's run. */
   async start(message: StartRunMessage): Promise<RunDto> {
-    const [outcome] = await this.acceptance.accept([apiRunStart(message)]);
-    if ('refusal' in outcome) throw outcome.refusal;
-    const run = await this.runs.findById(outcome.runId);
-    if (!run) throw new ConflictError('This Idempotency-Key was already used for another request within the last 24 hours');
-    return toRunDto(run);
+    const result = await this.apiStarts.submit(message);
+    if ('refusal' in result) throw result.refusal;
+    return result.run;
+  }
+
+  /** API starts accepted in one transaction, and their runs read back with one query. */
+  private async startTogether(messages: StartRunMessage[]): Promise<ApiStartResult[]> {
+    const outcomes = await this.acceptance.accept(messages.map((message) => apiRunStart(message)));
+    const ids = outcomes.flatMap((outcome) => ('refusal' in outcome ? [] : [outcome.runId]));
+    const runs = new Map((await this.runs.findByIds([...new Set(ids)])).map((run) => [run.id, run]));
+    return outcomes.map((outcome) => {
+      if ('refusal' in outcome) return { refusal: outcome.refusal };
+      const run = runs.get(outcome.runId);
+      // The key's run was deleted since: the key still names it for 24 hours.
+      return run ? { run: toRunDto(run) } : { refusal: new ConflictError('This Idempotency-Key was already used for another request within the last 24 hours') };
+    });
   }
 
   /** A batch of a schedule's fires (and backfills), each answered with its fire. */
