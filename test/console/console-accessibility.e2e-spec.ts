@@ -101,7 +101,11 @@ describe('The console, accessible', () => {
     await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: apiKey, body: { run_mode: 'build' } });
     await eventually('deployed', async () => (await http(base, 'GET', `/v1/agents/${agentId}`, { key: apiKey })).body.agent.deployment_state, (s) => s === 'deployed');
     webhookId = (await http(base, 'POST', `/v1/agents/${agentId}/webhooks`, { key: apiKey, body: { url: `${receiverUrl}/failing`, events: ['run.completed'] } })).body.webhook_id;
-    await http(base, 'PUT', `/v1/agents/${agentId}/schedule`, { key: apiKey, body: { cron: '0 0 9 ? * MON-FRI *', timezone: 'Europe/Paris', paused: true } });
+    // A paused schedule for the Schedule tab: PUT sets it (the spec's body has no paused), pause pauses it.
+    const schedule = await http(base, 'PUT', `/v1/agents/${agentId}/schedule`, { key: apiKey, body: { cron: '0 0 9 ? * MON-FRI *', timezone: 'Europe/Paris' } });
+    expect({ status: schedule.status, body: schedule.body }).toEqual({ status: 200, body: { success: true, error: null } });
+    const paused = await http(base, 'POST', `/v1/agents/${agentId}/schedule/pause`, { key: apiKey });
+    expect({ status: paused.status, body: paused.body }).toEqual({ status: 200, body: { success: true, error: null } });
     runId = (await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: apiKey, body: { user_message: 'a run' } })).body.run.run_id;
     await eventually('a failed delivery', () => receiver.on('/failing').length, (n) => n >= 1);
     await http(base, 'POST', `/v1/workspaces`, { key: apiKey, body: { name: 'Nightly' } });
