@@ -99,12 +99,7 @@ export class ConsoleStack {
     return apiKey;
   }
 
-  /** True when CONSOLE_SCREENSHOTS names a directory: only then does screenshot() write. */
-  get screenshots(): boolean {
-    return Boolean(process.env.CONSOLE_SCREENSHOTS);
-  }
-
-  /** `<CONSOLE_SCREENSHOTS>/<name>.png` of the page at a width and in a theme, then the page as it was. */
+  /** `<CONSOLE_SCREENSHOTS>/<name>.png` of the page at a width and in a theme, then the page as it was; nothing without CONSOLE_SCREENSHOTS. */
   async screenshot(page: Page, name: string, options: ScreenshotOptions = {}): Promise<void> {
     const directory = process.env.CONSOLE_SCREENSHOTS;
     if (!directory) return;
