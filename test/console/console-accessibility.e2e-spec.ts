@@ -1,13 +1,9 @@
 /// <reference lib="dom" />
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { runCli } from '../support/admin-cli';
-import { DESKTOP, PHONE, buildConsole, launchChromium } from '../support/browser';
+import type { Page } from 'playwright-core';
+import { CONSOLE_PASSWORD as PASSWORD, ConsoleStack, PHONE } from '../support/console-stack';
 import { eventually } from '../support/eventually';
 import { http } from '../support/http';
-import { TestRuntime, lines } from '../support/test-runtime';
-import { TestSystem } from '../support/test-system';
+import { lines } from '../support/test-runtime';
 import { Receiver } from '../support/webhook-receiver';
 import { seriousViolations } from './axe-scan';
 
@@ -18,21 +14,13 @@ import { seriousViolations } from './axe-scan';
  *
  * CONSOLE_SCREENSHOTS=<dir> saves the dialogs at desktop and phone width, light and dark.
  */
-const PASSWORD = 'a long console password';
-const SECRET = 'runtime-secret-0123456789abcdef!';
 const THEMES = ['light', 'dark'] as const;
-const SCREENSHOTS = process.env.CONSOLE_SCREENSHOTS;
 
 describe('The console, accessible', () => {
-  let built: ReturnType<typeof buildConsole>;
-  let runtime: TestRuntime;
+  let stack: ConsoleStack;
   let receiver: Receiver;
-  let system: TestSystem;
   let base: string;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
-  const pageErrors: string[] = [];
   let apiKey = '';
   let agentId = '';
   let runId = '';
@@ -40,8 +28,17 @@ describe('The console, accessible', () => {
   let receiverUrl = '';
 
   beforeAll(async () => {
-    built = buildConsole();
-    runtime = await TestRuntime.start();
+    receiver = new Receiver();
+    receiverUrl = await receiver.start();
+    receiver.answer = (path) => ({ status: path === '/failing' ? 503 : 204 });
+    stack = await ConsoleStack.start({
+      runtime: true,
+      system: { webhooksEnv: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } },
+      // Reduced motion: Pico CSS then skips its colour transitions, so a theme switch is complete when axe looks.
+      context: { reducedMotion: 'reduce' },
+    });
+    ({ base, page } = stack);
+    const runtime = stack.runtime!;
     runtime.handler = lines({ type: 'step', title: 'one step' }, { type: 'completed', outcome: 'success', summary: 'done' });
     // A run that goes on until it is cancelled (the runtime's connection closed).
     runtime.script('hold on', async (reply) => {
@@ -59,31 +56,11 @@ describe('The console, accessible', () => {
         { type: 'completed', outcome: 'success', summary: 'done' },
       ),
     );
-    receiver = new Receiver();
-    receiverUrl = await receiver.start();
-    receiver.answer = (path) => ({ status: path === '/failing' ? 503 : 204 });
-    system = await TestSystem.start({
-      gatewayEnv: { CONSOLE_DIR: built.directory },
-      runsEnv: { AGENT_RUNTIME_URL: runtime.url, AGENT_RUNTIME_SECRET: SECRET },
-      webhooksEnv: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' },
-    });
-    base = system.url();
-    browser = await launchChromium();
-    // Reduced motion: Pico CSS then skips its colour transitions, so a theme switch is complete when axe looks.
-    context = await browser.newContext({ viewport: DESKTOP, reducedMotion: 'reduce' });
-    page = await context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !/the server responded with a status of 4\d\d/.test(message.text())) pageErrors.push(message.text());
-    });
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await system?.stop();
-    await runtime?.close();
+    await stack?.stop();
     await receiver?.close();
-    built?.remove();
   });
 
   /** The page in both themes: no serious or critical axe-core violation in either. */
@@ -100,15 +77,8 @@ describe('The console, accessible', () => {
 
   /** The page as it is, light at desktop width and dark at phone width (only with CONSOLE_SCREENSHOTS). */
   async function shot(name: string): Promise<void> {
-    if (!SCREENSHOTS) return;
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'light'));
-    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-desktop.png`) });
-    await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'dark'));
-    await page.setViewportSize(PHONE);
-    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-dark-phone.png`) });
-    await page.setViewportSize(DESKTOP);
-    await page.evaluate(() => document.documentElement.removeAttribute('data-theme'));
+    await stack.screenshot(page, `${name}-desktop`, { theme: 'light' });
+    await stack.screenshot(page, `${name}-dark-phone`, { theme: 'dark', viewport: PHONE });
   }
 
   it('first-run setup and sign-in pages', async () => {
@@ -116,8 +86,7 @@ describe('The console, accessible', () => {
     await page.waitForURL('**/console/setup');
     await page.getByRole('heading', { level: 1 }).waitFor();
     await expectAccessible('setup');
-    apiKey = (await runCli(system, ['users', 'create', '--email', 'ada@example.test'])).api_key;
-    await runCli(system, ['users', 'set-password', '--email', 'ada@example.test'], PASSWORD);
+    apiKey = await stack.createUser('ada@example.test');
     await page.goto(`${base}/console/login`);
     await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
     await expectAccessible('login');
@@ -132,7 +101,11 @@ describe('The console, accessible', () => {
     await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: apiKey, body: { run_mode: 'build' } });
     await eventually('deployed', async () => (await http(base, 'GET', `/v1/agents/${agentId}`, { key: apiKey })).body.agent.deployment_state, (s) => s === 'deployed');
     webhookId = (await http(base, 'POST', `/v1/agents/${agentId}/webhooks`, { key: apiKey, body: { url: `${receiverUrl}/failing`, events: ['run.completed'] } })).body.webhook_id;
-    await http(base, 'PUT', `/v1/agents/${agentId}/schedule`, { key: apiKey, body: { cron: '0 0 9 ? * MON-FRI *', timezone: 'Europe/Paris', paused: true } });
+    // A paused schedule for the Schedule tab: PUT sets it (the spec's body has no paused), pause pauses it.
+    const schedule = await http(base, 'PUT', `/v1/agents/${agentId}/schedule`, { key: apiKey, body: { cron: '0 0 9 ? * MON-FRI *', timezone: 'Europe/Paris' } });
+    expect({ status: schedule.status, body: schedule.body }).toEqual({ status: 200, body: { success: true, error: null } });
+    const paused = await http(base, 'POST', `/v1/agents/${agentId}/schedule/pause`, { key: apiKey });
+    expect({ status: paused.status, body: paused.body }).toEqual({ status: 200, body: { success: true, error: null } });
     runId = (await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: apiKey, body: { user_message: 'a run' } })).body.run.run_id;
     await eventually('a failed delivery', () => receiver.on('/failing').length, (n) => n >= 1);
     await http(base, 'POST', `/v1/workspaces`, { key: apiKey, body: { name: 'Nightly' } });
@@ -185,9 +158,8 @@ describe('The console, accessible', () => {
   });
 
   it('keeps a deep link through sign-in', async () => {
-    const visitor = await browser.newContext({ viewport: DESKTOP, reducedMotion: 'reduce' });
+    const tab = await stack.newPage({ reducedMotion: 'reduce' });
     try {
-      const tab = await visitor.newPage();
       const deep = `/console/agents/${agentId}/webhooks/${webhookId}?status=failed`;
       await tab.goto(`${base}${deep}`);
       await tab.waitForURL(/\/console\/login\?next=/);
@@ -204,7 +176,7 @@ describe('The console, accessible', () => {
       await tab.getByRole('button', { name: 'Sign in' }).click();
       await tab.waitForURL(`${base}/console/agents`);
     } finally {
-      await visitor.close();
+      await tab.context().close();
     }
   });
 
@@ -283,6 +255,6 @@ describe('The console, accessible', () => {
   });
 
   it('ran without script errors or CSP violations', () => {
-    expect(pageErrors).toEqual([]);
+    expect(stack.pageErrors).toEqual([]);
   });
 });

@@ -1,12 +1,10 @@
 /// <reference lib="dom" />
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { runCli } from '../support/admin-cli';
-import { DESKTOP, PHONE, buildConsole, launchChromium } from '../support/browser';
+import { CONSOLE_PASSWORD as PASSWORD, ConsoleStack, DESKTOP, PHONE } from '../support/console-stack';
 import { eventually } from '../support/eventually';
 import { http } from '../support/http';
-import { TestRuntime, lines } from '../support/test-runtime';
+import { lines } from '../support/test-runtime';
 import { TestSystem } from '../support/test-system';
 import { Receiver } from '../support/webhook-receiver';
 
@@ -19,9 +17,6 @@ import { Receiver } from '../support/webhook-receiver';
  *
  * CONSOLE_SCREENSHOTS=<dir> also saves each main page at desktop and phone width.
  */
-const PASSWORD = 'a long console password';
-const SECRET = 'runtime-secret-0123456789abcdef!';
-const SCREENSHOTS = process.env.CONSOLE_SCREENSHOTS;
 
 /** A promise the test resolves to let a runtime script go on. */
 function gate(): { wait: Promise<void>; open: () => void } {
@@ -31,24 +26,23 @@ function gate(): { wait: Promise<void>; open: () => void } {
 }
 
 describe('The console in a browser', () => {
-  let built: ReturnType<typeof buildConsole>;
-  let runtime: TestRuntime;
+  let stack: ConsoleStack;
   let receiver: Receiver;
   let receiverUrl: string;
   let system: TestSystem;
   let base: string;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
-  const pageErrors: string[] = [];
   const liveGate = gate();
   let agentUrl = '';
   let apiKey = '';
   let userId = '';
 
   beforeAll(async () => {
-    built = buildConsole();
-    runtime = await TestRuntime.start();
+    receiver = new Receiver();
+    receiverUrl = await receiver.start();
+    stack = await ConsoleStack.start({ runtime: true, system: { webhooksEnv: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } } });
+    ({ system, base, page } = stack);
+    const runtime = stack.runtime!;
     // A build writes instructions and succeeds; 'watch me live' waits for the test half-way through.
     runtime.handler = lines({ type: 'step', title: 'reading the instructions' }, 50, { type: 'instructions', content: 'Check the backups.\nReport failures.' }, { type: 'completed', outcome: 'success' });
     runtime.script('watch me live', async (reply) => {
@@ -63,40 +57,17 @@ describe('The console in a browser', () => {
       reply.end();
     });
     runtime.script('quick', lines({ type: 'completed', outcome: 'success' }));
-    receiver = new Receiver();
-    receiverUrl = await receiver.start();
-    system = await TestSystem.start({
-      gatewayEnv: { CONSOLE_DIR: built.directory },
-      runsEnv: { AGENT_RUNTIME_URL: runtime.url, AGENT_RUNTIME_SECRET: SECRET },
-      webhooksEnv: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' },
-    });
-    base = system.url();
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: DESKTOP });
-    page = await context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('console', (message) => {
-      // A 4xx the console shows as its Problem Details (a wrong password, a bad cron) is logged by Chromium too: not a fault.
-      if (message.type() === 'error' && !/the server responded with a status of 4\d\d/.test(message.text())) pageErrors.push(message.text());
-    });
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await system?.stop();
-    await runtime?.close();
+    await stack?.stop();
     await receiver?.close();
-    built?.remove();
   });
 
-  /** Screenshots of the page as it is, at desktop and at phone width (only with CONSOLE_SCREENSHOTS). */
+  /** Screenshots of the page as it is, at desktop and at phone width (only with CONSOLE_SCREENSHOTS), named as in docs/images. */
   async function shot(name: string): Promise<void> {
-    if (!SCREENSHOTS) return;
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-desktop.png`) });
-    await page.setViewportSize(PHONE);
-    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-phone.png`), fullPage: true });
-    await page.setViewportSize(DESKTOP);
+    await stack.screenshot(page, `console-${name}-desktop`);
+    await stack.screenshot(page, `console-${name}-phone`, { viewport: PHONE, fullPage: true });
   }
 
   it('serves the console with a strict CSP, immutable hashed assets and a revalidated page', async () => {
@@ -359,15 +330,9 @@ describe('The console in a browser', () => {
   });
 
   it("gives a second user none of the first user's data", async () => {
-    await runCli(system, ['users', 'create', '--email', 'eve@example.test']);
-    await runCli(system, ['users', 'set-password', '--email', 'eve@example.test'], PASSWORD);
-    const eve = await browser.newContext({ viewport: DESKTOP });
+    const evePage = await stack.newPage();
     try {
-      const evePage = await eve.newPage();
-      await evePage.goto(`${base}/console/login`);
-      await evePage.getByLabel('Email').fill('eve@example.test');
-      await evePage.getByLabel('Password').fill(PASSWORD);
-      await evePage.getByRole('button', { name: 'Sign in' }).click();
+      await stack.signInAsNewUser('eve@example.test', { page: evePage });
       await evePage.getByText('No agents here yet').waitFor();
       await evePage.goto(agentUrl);
       await evePage.getByText(/Agent [0-9a-f-]+ not found/).waitFor();
@@ -377,13 +342,13 @@ describe('The console in a browser', () => {
       await evePage.getByRole('table', { name: 'API keys' }).waitFor();
       expect(await evePage.getByText('ci-pipeline').count()).toBe(0);
     } finally {
-      await eve.close();
+      await evePage.context().close();
     }
     expect((await http(base, 'GET', '/v1/me', { key: apiKey })).body.user_id).toBe(userId);
   });
 
   it('signs out: the session ends and the pages ask to sign in again', async () => {
-    const cookie = (await context.cookies()).find((c) => c.name === 'aas_session')!;
+    const cookie = (await stack.context.cookies()).find((c) => c.name === 'aas_session')!;
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/' });
     await page.goto(`${base}/console/agents`);
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -400,6 +365,6 @@ describe('The console in a browser', () => {
   });
 
   it('ran without script errors or CSP violations', () => {
-    expect(pageErrors).toEqual([]);
+    expect(stack.pageErrors).toEqual([]);
   });
 });

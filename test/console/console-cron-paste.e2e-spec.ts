@@ -1,13 +1,9 @@
 /// <reference lib="dom" />
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { runCli } from '../support/admin-cli';
-import { DESKTOP, PHONE, buildConsole, launchChromium } from '../support/browser';
+import type { Page } from 'playwright-core';
+import { ConsoleStack, PHONE } from '../support/console-stack';
 import { eventually } from '../support/eventually';
 import { expectProblem, http } from '../support/http';
-import { TestRuntime, lines } from '../support/test-runtime';
-import { TestSystem } from '../support/test-system';
+import { lines } from '../support/test-runtime';
 import { seriousViolations } from './axe-scan';
 
 /*
@@ -17,55 +13,28 @@ import { seriousViolations } from './axe-scan';
  *
  * CONSOLE_SCREENSHOTS=<dir> saves the field with a conversion offered, at desktop and phone width.
  */
-const PASSWORD = 'a long console password';
-const SECRET = 'runtime-secret-0123456789abcdef!';
-const SCREENSHOTS = process.env.CONSOLE_SCREENSHOTS;
 
 describe('The console: a pasted Unix cron expression', () => {
-  let built: ReturnType<typeof buildConsole>;
-  let runtime: TestRuntime;
-  let system: TestSystem;
+  let stack: ConsoleStack;
   let base: string;
-  let browser: Browser;
   let page: Page;
-  const pageErrors: string[] = [];
   let apiKey = '';
   let agentId = '';
 
   beforeAll(async () => {
-    built = buildConsole();
-    runtime = await TestRuntime.start();
-    runtime.handler = lines({ type: 'instructions', content: 'Report.' }, { type: 'completed', outcome: 'success' });
-    system = await TestSystem.start({
-      gatewayEnv: { CONSOLE_DIR: built.directory },
-      runsEnv: { AGENT_RUNTIME_URL: runtime.url, AGENT_RUNTIME_SECRET: SECRET },
-    });
-    base = system.url();
-    apiKey = (await runCli(system, ['users', 'create', '--email', 'ada@example.test'])).api_key;
-    await runCli(system, ['users', 'set-password', '--email', 'ada@example.test'], PASSWORD);
+    // en-GB: the fires read as a 24-hour clock. (The preview's 400 for a 5-field expression is no page error.)
+    stack = await ConsoleStack.start({ runtime: true, context: { locale: 'en-GB', reducedMotion: 'reduce' } });
+    ({ base, page } = stack);
+    stack.runtime!.handler = lines({ type: 'instructions', content: 'Report.' }, { type: 'completed', outcome: 'success' });
+    apiKey = await stack.createUser('ada@example.test');
     agentId = (await http(base, 'POST', '/v1/agents', { key: apiKey, body: {} })).body.agent.agent_id;
     await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: apiKey, body: { run_mode: 'build' } });
     await eventually('deployed', async () => (await http(base, 'GET', `/v1/agents/${agentId}`, { key: apiKey })).body.agent.deployment_state, (s) => s === 'deployed');
-    browser = await launchChromium();
-    // en-GB: the fires read as a 24-hour clock.
-    page = await (await browser.newContext({ viewport: DESKTOP, locale: 'en-GB', reducedMotion: 'reduce' })).newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('console', (message) => {
-      // The preview's 400 for a 5-field expression is logged by Chromium too: not a fault.
-      if (message.type() === 'error' && !/the server responded with a status of 4\d\d/.test(message.text())) pageErrors.push(message.text());
-    });
-    await page.goto(`${base}/console/login?next=${encodeURIComponent(`/agents/${agentId}/schedule`)}`);
-    await page.getByLabel('Email').fill('ada@example.test');
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`**/agents/${agentId}/schedule`);
+    await stack.signIn(page, 'ada@example.test', `/agents/${agentId}/schedule`);
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await system?.stop();
-    await runtime?.close();
-    built?.remove();
+    await stack?.stop();
   });
 
   const cron = () => page.getByLabel(/^Cron/);
@@ -86,13 +55,8 @@ describe('The console: a pasted Unix cron expression', () => {
     // The API is asked as it is typed, and says it takes 7 fields.
     await page.getByText('cron expression needs 7 fields').waitFor();
     expect(await seriousViolations(page)).toEqual([]);
-    if (SCREENSHOTS) {
-      mkdirSync(SCREENSHOTS, { recursive: true });
-      await page.screenshot({ path: path.join(SCREENSHOTS, 'console-cron-paste-desktop.png'), fullPage: true });
-      await page.setViewportSize(PHONE);
-      await page.screenshot({ path: path.join(SCREENSHOTS, 'console-cron-paste-phone.png'), fullPage: true });
-      await page.setViewportSize(DESKTOP);
-    }
+    await stack.screenshot(page, 'console-cron-paste-desktop', { fullPage: true });
+    await stack.screenshot(page, 'console-cron-paste-phone', { viewport: PHONE, fullPage: true });
     await help.getByRole('button', { name: 'Use the Quartz expression' }).click();
     expect(await cron().inputValue()).toBe('0 30 9 ? * 2-6 *');
     await page.getByTestId('cron-description').getByText('“At 09:30, Monday through Friday”').waitFor();
@@ -128,6 +92,6 @@ describe('The console: a pasted Unix cron expression', () => {
   });
 
   it('ran without script errors or CSP violations', () => {
-    expect(pageErrors).toEqual([]);
+    expect(stack.pageErrors).toEqual([]);
   });
 });

@@ -1,12 +1,8 @@
 /// <reference lib="dom" />
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { runCli } from '../support/admin-cli';
-import { DESKTOP, PHONE, buildConsole, launchChromium } from '../support/browser';
+import type { Page } from 'playwright-core';
+import { ConsoleStack, DESKTOP, PHONE } from '../support/console-stack';
 import { eventually } from '../support/eventually';
 import { http } from '../support/http';
-import { TestSystem } from '../support/test-system';
 import { Receiver } from '../support/webhook-receiver';
 import { seriousViolations } from './axe-scan';
 
@@ -18,20 +14,14 @@ import { seriousViolations } from './axe-scan';
  *
  * CONSOLE_SCREENSHOTS=<dir> saves the deliveries page at desktop and phone width, light and dark.
  */
-const PASSWORD = 'a long console password';
-const SCREENSHOTS = process.env.CONSOLE_SCREENSHOTS;
 const TEST_EVENTS_PER_WEBHOOK = 3;
 
 describe('The console: webhook deliveries', () => {
-  let built: ReturnType<typeof buildConsole>;
+  let stack: ConsoleStack;
   let receiver: Receiver;
   let receiverUrl = '';
-  let system: TestSystem;
   let base: string;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
-  const pageErrors: string[] = [];
   let apiKey = '';
   let agentId = '';
   let webhookId = '';
@@ -42,70 +32,45 @@ describe('The console: webhook deliveries', () => {
   const deliveries = async () => (await http(base, 'GET', `/v1/agents/${agentId}/webhooks/${webhookId}/deliveries?page_size=200`, { key: apiKey })).body.deliveries as Array<Record<string, any>>;
   const startRun = () => http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: apiKey, body: { skip_deploy_check: true, user_message: 'deliver me' } });
 
-  async function signIn(target: Page, email: string): Promise<void> {
-    await target.goto(`${base}/console/login`);
-    await target.getByLabel('Email').fill(email);
-    await target.getByLabel('Password').fill(PASSWORD);
-    await target.getByRole('button', { name: 'Sign in' }).click();
-    await target.waitForURL('**/console/agents');
-  }
-
   beforeAll(async () => {
-    built = buildConsole();
     receiver = new Receiver();
     receiverUrl = await receiver.start();
     receiver.answer = () => (receiverDown ? { status: 503, headers: { 'x-receiver': 'down for maintenance', 'retry-after': '1' } } : { status: 204 });
-    system = await TestSystem.start({
-      gatewayEnv: { CONSOLE_DIR: built.directory },
-      runsEnv: { BUILTIN_RUNTIME_STEP_MS: '10' },
-      webhooksEnv: {
-        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-        // One retry, soon: a delivery to a receiver that is down is failed within a second.
-        WEBHOOK_RETRY_DELAYS: '100ms',
-        WEBHOOK_CIRCUIT_FAILURE_THRESHOLD: '100',
-        WEBHOOK_TEST_EVENTS_PER_MINUTE: String(TEST_EVENTS_PER_WEBHOOK),
+    stack = await ConsoleStack.start({
+      system: {
+        runsEnv: { BUILTIN_RUNTIME_STEP_MS: '10' },
+        webhooksEnv: {
+          WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+          // One retry, soon: a delivery to a receiver that is down is failed within a second.
+          WEBHOOK_RETRY_DELAYS: '100ms',
+          WEBHOOK_CIRCUIT_FAILURE_THRESHOLD: '100',
+          WEBHOOK_TEST_EVENTS_PER_MINUTE: String(TEST_EVENTS_PER_WEBHOOK),
+        },
       },
+      // The test events' 429, shown as its Problem Details, is no page error.
+      context: { reducedMotion: 'reduce' },
     });
-    base = system.url();
-    apiKey = (await runCli(system, ['users', 'create', '--email', 'ada@example.test'])).api_key;
-    await runCli(system, ['users', 'set-password', '--email', 'ada@example.test'], PASSWORD);
+    ({ base, page } = stack);
+    apiKey = await stack.signInAsNewUser('ada@example.test');
     agentId = (await http(base, 'POST', '/v1/agents', { key: apiKey, body: {} })).body.agent.agent_id;
     webhookId = (await http(base, 'POST', `/v1/agents/${agentId}/webhooks`, { key: apiKey, body: { url: `${receiverUrl}/hook`, events: ['run.completed', 'run.failed'] } })).body.webhook_id;
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: DESKTOP, reducedMotion: 'reduce' });
-    page = await context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('console', (message) => {
-      // A 4xx the console shows as its Problem Details (the test events' 429) is logged by Chromium too: not a fault.
-      if (message.type() === 'error' && !/the server responded with a status of 4\d\d/.test(message.text())) pageErrors.push(message.text());
-    });
-    await signIn(page, 'ada@example.test');
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await system?.stop();
+    await stack?.stop();
     await receiver?.close();
-    built?.remove();
   });
 
   /** Desktop and phone screenshots in both themes (only with CONSOLE_SCREENSHOTS); the phone never scrolls sideways. */
   async function shot(name: string): Promise<void> {
     await page.setViewportSize(PHONE);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
-    if (SCREENSHOTS) {
-      mkdirSync(SCREENSHOTS, { recursive: true });
-      for (const theme of ['light', 'dark']) {
-        await page.evaluate((t) => document.documentElement.setAttribute('data-theme', t), theme);
-        const suffix = theme === 'dark' ? '-dark' : '';
-        await page.setViewportSize(PHONE);
-        await page.screenshot({ path: path.join(SCREENSHOTS, `${name}${suffix}-phone.png`), fullPage: true });
-        await page.setViewportSize(DESKTOP);
-        await page.screenshot({ path: path.join(SCREENSHOTS, `${name}${suffix}-desktop.png`), fullPage: true });
-      }
-      await page.evaluate(() => document.documentElement.removeAttribute('data-theme'));
-    }
     await page.setViewportSize(DESKTOP);
+    for (const theme of ['light', 'dark'] as const) {
+      const suffix = theme === 'dark' ? '-dark' : '';
+      await stack.screenshot(page, `${name}${suffix}-phone`, { theme, viewport: PHONE, fullPage: true });
+      await stack.screenshot(page, `${name}${suffix}-desktop`, { theme, fullPage: true });
+    }
   }
 
   it("shows each attempt's request as sent (headers, signatures, body) and response as kept, and the endpoint's health", async () => {
@@ -196,12 +161,9 @@ describe('The console: webhook deliveries', () => {
   });
 
   it("gives a second user none of the first one's deliveries, and does not hold back the first one's sends", async () => {
-    const eveKey = (await runCli(system, ['users', 'create', '--email', 'eve@example.test'])).api_key as string;
-    await runCli(system, ['users', 'set-password', '--email', 'eve@example.test'], PASSWORD);
-    const eve = await browser.newContext({ viewport: DESKTOP });
+    const evePage = await stack.newPage();
     try {
-      const evePage = await eve.newPage();
-      await signIn(evePage, 'eve@example.test');
+      const eveKey = await stack.signInAsNewUser('eve@example.test', { page: evePage });
       await evePage.goto(deliveriesUrl());
       await evePage.getByText(/not found/).first().waitFor();
       expect(await evePage.getByTestId('delivery').count()).toBe(0);
@@ -215,7 +177,7 @@ describe('The console: webhook deliveries', () => {
       expect((await http(base, 'POST', `/v1/agents/${agentId}/webhooks/${webhookId}/test`, { key: eveKey, body: {} })).status).toBe(404);
       expect((await http(base, 'POST', `/v1/agents/${agentId}/webhooks/${webhookId}/deliveries/redeliver`, { key: eveKey, body: { since: new Date(0).toISOString() } })).status).toBe(404);
     } finally {
-      await eve.close();
+      await evePage.context().close();
     }
     const otherHook = (await http(base, 'POST', `/v1/agents/${agentId}/webhooks`, { key: apiKey, body: { url: `${receiverUrl}/ada-2`, events: ['run.completed'] } })).body.webhook_id;
     await page.goto(`${base}/console/agents/${agentId}/webhooks/${otherHook}`);
@@ -225,6 +187,6 @@ describe('The console: webhook deliveries', () => {
   });
 
   it('ran without script errors or CSP violations', () => {
-    expect(pageErrors).toEqual([]);
+    expect(stack.pageErrors).toEqual([]);
   });
 });

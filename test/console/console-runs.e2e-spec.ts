@@ -1,13 +1,9 @@
 /// <reference lib="dom" />
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { runCli } from '../support/admin-cli';
-import { DESKTOP, PHONE, buildConsole, launchChromium } from '../support/browser';
+import type { Page } from 'playwright-core';
+import { ConsoleStack, PHONE } from '../support/console-stack';
 import { eventually } from '../support/eventually';
 import { http } from '../support/http';
-import { TestRuntime, lines } from '../support/test-runtime';
-import { TestSystem } from '../support/test-system';
+import { lines } from '../support/test-runtime';
 
 /*
  * Issue #30 items 3 and 2: the runs of all agents on one page (filters in the URL, search by run id,
@@ -16,9 +12,6 @@ import { TestSystem } from '../support/test-system';
  *
  * CONSOLE_SCREENSHOTS=<dir> saves both pages at desktop and phone width, light and dark.
  */
-const PASSWORD = 'a long console password';
-const SECRET = 'runtime-secret-0123456789abcdef!';
-const SCREENSHOTS = process.env.CONSOLE_SCREENSHOTS;
 const LONG_OUTPUT = JSON.stringify({ status: 200, body: 'x'.repeat(5000) });
 
 /** A promise the test resolves to let a runtime script go on. */
@@ -29,14 +22,9 @@ function gate(): { wait: Promise<void>; open: () => void } {
 }
 
 describe('The console: all runs, and a run as a timeline', () => {
-  let built: ReturnType<typeof buildConsole>;
-  let runtime: TestRuntime;
-  let system: TestSystem;
+  let stack: ConsoleStack;
   let base: string;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
-  const pageErrors: string[] = [];
   const stepGates = [gate(), gate(), gate()];
   const followGates = [gate(), gate()];
   let apiKey = '';
@@ -45,8 +33,9 @@ describe('The console: all runs, and a run as a timeline', () => {
   let failedRunId = '';
 
   beforeAll(async () => {
-    built = buildConsole();
-    runtime = await TestRuntime.start();
+    stack = await ConsoleStack.start({ runtime: true, context: { reducedMotion: 'reduce' } });
+    ({ base, page } = stack);
+    const runtime = stack.runtime!;
     runtime.handler = lines({ type: 'step', title: 'the one step' }, { type: 'completed', outcome: 'success', summary: 'done' });
     runtime.script('break it', lines({ type: 'step', title: 'trying' }, { type: 'failed', error: 'it broke' }));
     // One step more each time the test opens a gate, the first with a tool call and its result.
@@ -77,40 +66,18 @@ describe('The console: all runs, and a run as a timeline', () => {
       reply.line({ type: 'completed', outcome: 'success', summary: 'followed' });
       reply.end();
     });
-    system = await TestSystem.start({
-      gatewayEnv: { CONSOLE_DIR: built.directory },
-      runsEnv: { AGENT_RUNTIME_URL: runtime.url, AGENT_RUNTIME_SECRET: SECRET },
-    });
-    base = system.url();
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: DESKTOP, reducedMotion: 'reduce' });
-    page = await context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !/the server responded with a status of 4\d\d/.test(message.text())) pageErrors.push(message.text());
-    });
   }, 180_000);
 
   afterAll(async () => {
     [...stepGates, ...followGates].forEach((g) => g.open());
-    await browser?.close();
-    await system?.stop();
-    await runtime?.close();
-    built?.remove();
+    await stack?.stop();
   });
 
   /** The page in the light theme at desktop width and the dark one at phone width (only with CONSOLE_SCREENSHOTS). */
   async function shot(name: string): Promise<void> {
-    if (!SCREENSHOTS) return;
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'light'));
-    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-desktop.png`) });
-    await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'dark'));
-    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-dark-desktop.png`) });
-    await page.setViewportSize(PHONE);
-    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-dark-phone.png`) });
-    await page.setViewportSize(DESKTOP);
-    await page.evaluate(() => document.documentElement.removeAttribute('data-theme'));
+    await stack.screenshot(page, `console-${name}-desktop`, { theme: 'light' });
+    await stack.screenshot(page, `console-${name}-dark-desktop`, { theme: 'dark' });
+    await stack.screenshot(page, `console-${name}-dark-phone`, { theme: 'dark', viewport: PHONE });
   }
 
   const start = async (agentId: string, goal: string): Promise<string> =>
@@ -122,8 +89,7 @@ describe('The console: all runs, and a run as a timeline', () => {
   const column = (label: string) => table().locator(`tbody td[data-label="${label}"]`).allTextContents();
 
   it('lists the runs of two agents, newest first, each linked to its agent and its page', async () => {
-    apiKey = (await runCli(system, ['users', 'create', '--email', 'ada@example.test'])).api_key;
-    await runCli(system, ['users', 'set-password', '--email', 'ada@example.test'], PASSWORD);
+    apiKey = await stack.createUser('ada@example.test');
     reporterId = (await http(base, 'POST', '/v1/agents', { key: apiKey, body: {} })).body.agent.agent_id;
     checkerId = (await http(base, 'POST', '/v1/agents', { key: apiKey, body: {} })).body.agent.agent_id;
     await http(base, 'PATCH', `/v1/agents/${reporterId}`, { key: apiKey, body: { agent_name: { name: 'Reporter' } } });
@@ -133,11 +99,7 @@ describe('The console: all runs, and a run as a timeline', () => {
     failedRunId = await start(checkerId, 'break it');
     await finished(checkerId, failedRunId);
 
-    await page.goto(`${base}/console/login`);
-    await page.getByLabel('Email').fill('ada@example.test');
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL('**/console/agents');
+    await stack.signIn(page, 'ada@example.test');
     await page.getByRole('link', { name: 'All runs', exact: true }).click();
     await page.waitForURL('**/console/runs');
     await page.getByRole('heading', { level: 1, name: 'All runs' }).waitFor();
@@ -279,16 +241,9 @@ describe('The console: all runs, and a run as a timeline', () => {
   });
 
   it('a stranger sees none of the first user’s runs, nor a run of theirs by its id', async () => {
-    await runCli(system, ['users', 'create', '--email', 'eve@example.test']);
-    await runCli(system, ['users', 'set-password', '--email', 'eve@example.test'], PASSWORD);
-    const stranger = await browser.newContext({ viewport: DESKTOP });
+    const eve = await stack.newPage();
     try {
-      const eve = await stranger.newPage();
-      await eve.goto(`${base}/console/login`);
-      await eve.getByLabel('Email').fill('eve@example.test');
-      await eve.getByLabel('Password').fill(PASSWORD);
-      await eve.getByRole('button', { name: 'Sign in' }).click();
-      await eve.waitForURL('**/console/agents');
+      await stack.signInAsNewUser('eve@example.test', { page: eve });
       await eve.goto(`${base}/console/runs`);
       await eve.getByText('No runs yet.').waitFor();
       await eve.goto(`${base}/console/runs?filter_agent_id=${reporterId}`);
@@ -298,8 +253,8 @@ describe('The console: all runs, and a run as a timeline', () => {
       await eve.getByText(`None of your runs has the id “${failedRunId}”`).waitFor();
       expect(eve.url()).toContain('/console/runs');
     } finally {
-      await stranger.close();
+      await eve.context().close();
     }
-    expect(pageErrors).toEqual([]);
+    expect(stack.pageErrors).toEqual([]);
   });
 });

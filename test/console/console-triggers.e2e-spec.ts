@@ -1,13 +1,9 @@
 /// <reference lib="dom" />
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { runCli } from '../support/admin-cli';
-import { DESKTOP, PHONE, buildConsole, launchChromium } from '../support/browser';
+import type { Page } from 'playwright-core';
+import { ConsoleStack, DESKTOP, PHONE } from '../support/console-stack';
 import { eventually } from '../support/eventually';
 import { expectProblem, http } from '../support/http';
-import { TestRuntime, lines } from '../support/test-runtime';
-import { TestSystem } from '../support/test-system';
+import { lines } from '../support/test-runtime';
 
 /*
  * Issue #19, the parts that came with triggers and the newer schedule fields: the Triggers tab
@@ -18,21 +14,13 @@ import { TestSystem } from '../support/test-system';
  *
  * CONSOLE_SCREENSHOTS=<dir> also saves the Triggers and Schedule tabs at desktop and phone width.
  */
-const PASSWORD = 'a long console password';
-const SECRET = 'runtime-secret-0123456789abcdef!';
-const SCREENSHOTS = process.env.CONSOLE_SCREENSHOTS;
 const QUOTA = 4;
 const MAX_DEPTH = 2;
 
 describe('The console: triggers and schedules', () => {
-  let built: ReturnType<typeof buildConsole>;
-  let runtime: TestRuntime;
-  let system: TestSystem;
+  let stack: ConsoleStack;
   let base: string;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
-  const pageErrors: string[] = [];
   let apiKey = '';
   /** Importer starts Reporter when its runs complete; Reporter has the inbound webhooks. */
   let importer = '';
@@ -56,61 +44,34 @@ describe('The console: triggers and schedules', () => {
     return agentId;
   }
 
-  async function signIn(target: Page, email: string): Promise<void> {
-    await target.goto(`${base}/console/login`);
-    await target.getByLabel('Email').fill(email);
-    await target.getByLabel('Password').fill(PASSWORD);
-    await target.getByRole('button', { name: 'Sign in' }).click();
-    await target.waitForURL('**/console/agents');
-  }
-
   /** The card of one trigger, by its name. */
   const card = (name: string) => page.getByRole('article', { name: `Trigger ${name}` });
 
   beforeAll(async () => {
-    built = buildConsole();
-    runtime = await TestRuntime.start();
-    runtime.handler = lines({ type: 'completed', outcome: 'success' });
-    system = await TestSystem.start({
-      gatewayEnv: { CONSOLE_DIR: built.directory },
-      runsEnv: { AGENT_RUNTIME_URL: runtime.url, AGENT_RUNTIME_SECRET: SECRET },
-      schedulerEnv: { QUOTA_TRIGGERS_PER_AGENT: String(QUOTA), TRIGGER_MAX_DEPTH: String(MAX_DEPTH) },
+    // en-GB: times read as 24-hour clock in the assertions. (The quota's 422, a refused backfill: no page errors.)
+    stack = await ConsoleStack.start({
+      runtime: true,
+      system: { schedulerEnv: { QUOTA_TRIGGERS_PER_AGENT: String(QUOTA), TRIGGER_MAX_DEPTH: String(MAX_DEPTH) } },
+      context: { locale: 'en-GB' },
     });
-    base = system.url();
-    apiKey = (await runCli(system, ['users', 'create', '--email', 'ada@example.test'])).api_key;
-    await runCli(system, ['users', 'set-password', '--email', 'ada@example.test'], PASSWORD);
+    ({ base, page } = stack);
+    stack.runtime!.handler = lines({ type: 'completed', outcome: 'success' });
+    await stack.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+    apiKey = await stack.signInAsNewUser('ada@example.test');
     [importer, reporter] = [await deployedAgent(), await deployedAgent()];
-    browser = await launchChromium();
-    // en-GB: times read as 24-hour clock in the assertions.
-    context = await browser.newContext({ viewport: DESKTOP, locale: 'en-GB' });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
-    page = await context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('console', (message) => {
-      // A 4xx the console shows as its Problem Details (the quota, a refused backfill) is logged by Chromium too: not a fault.
-      if (message.type() === 'error' && !/the server responded with a status of 4\d\d/.test(message.text())) pageErrors.push(message.text());
-    });
-    await signIn(page, 'ada@example.test');
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await system?.stop();
-    await runtime?.close();
-    built?.remove();
+    await stack?.stop();
   });
 
   /** Screenshots of the page as it is, at desktop and phone width (only with CONSOLE_SCREENSHOTS); the phone never scrolls sideways. */
   async function shot(name: string): Promise<void> {
     await page.setViewportSize(PHONE);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
-    if (SCREENSHOTS) {
-      mkdirSync(SCREENSHOTS, { recursive: true });
-      await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-phone.png`), fullPage: true });
-      await page.setViewportSize(DESKTOP);
-      await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-desktop.png`), fullPage: true });
-    }
     await page.setViewportSize(DESKTOP);
+    await stack.screenshot(page, `${name}-phone`, { viewport: PHONE, fullPage: true });
+    await stack.screenshot(page, `${name}-desktop`, { fullPage: true });
   }
 
   it('creates an inbound webhook whose URL is shown once and copied; a POST to it starts a run with the rendered message', async () => {
@@ -318,30 +279,28 @@ describe('The console: triggers and schedules', () => {
   });
 
   it("gives a second user none of the first user's triggers, in the console or the API", async () => {
-    const eve = await runCli(system, ['users', 'create', '--email', 'eve@example.test']);
-    await runCli(system, ['users', 'set-password', '--email', 'eve@example.test'], PASSWORD);
-    const eveContext: BrowserContext = await browser.newContext({ viewport: DESKTOP });
+    const eveKey = await stack.createUser('eve@example.test');
+    const evePage = await stack.newPage();
     try {
-      const evePage = await eveContext.newPage();
-      await signIn(evePage, 'eve@example.test');
+      await stack.signIn(evePage, 'eve@example.test');
       await evePage.goto(agentPage(reporter, 'triggers'));
       await evePage.getByText(/Agent [0-9a-f-]+ not found/).waitFor();
       expect(await evePage.getByText('after the import').count()).toBe(0);
       // Eve's own agent: no triggers, and none of Ada's agents to pick as a source.
-      const own = (await http(base, 'POST', '/v1/agents', { key: eve.api_key, body: {} })).body.agent.agent_id;
+      const own = (await http(base, 'POST', '/v1/agents', { key: eveKey, body: {} })).body.agent.agent_id;
       await evePage.goto(agentPage(own, 'triggers'));
       await evePage.getByText('No triggers.').waitFor();
       await evePage.getByRole('button', { name: 'Add an event trigger' }).click();
       const sources = await evePage.getByLabel('Source agent').locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
       expect(sources).toEqual(['', own]);
     } finally {
-      await eveContext.close();
+      await evePage.context().close();
     }
-    expectProblem(await http(base, 'GET', `/v1/agents/${reporter}/triggers`, { key: eve.api_key }), 404);
+    expectProblem(await http(base, 'GET', `/v1/agents/${reporter}/triggers`, { key: eveKey }), 404);
     expect((await http(base, 'GET', `/v1/agents/${reporter}/triggers`, { key: apiKey })).body.triggers).toHaveLength(QUOTA);
   });
 
   it('ran without script errors or CSP violations', () => {
-    expect(pageErrors).toEqual([]);
+    expect(stack.pageErrors).toEqual([]);
   });
 });
