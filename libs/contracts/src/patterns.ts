@@ -37,6 +37,11 @@ export const AgentsPatterns = {
   GetOwnedAgent: 'agents.agents.owned',
   /** Service to service (runs-service): the agent a run needs, with its instructions and owner's email. */
   GetAgentForRun: 'agents.runs.agent-context',
+  /**
+   * Service to service (runs-service): one kept version of an agent's instructions, for a replay pinned
+   * to the version its origin ran (null once the versions-kept limit pruned it).
+   */
+  GetInstructionsVersion: 'agents.instructions.version',
   /** Service to service (runs-service): what starting a batch of runs needs of each agent, in one request. */
   GetAgentsForRunStarts: 'agents.runs.start-contexts',
   /** Service to service (runs-service): a user's live agents with their generations, for runs across agents. */

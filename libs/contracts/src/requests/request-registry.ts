@@ -36,6 +36,8 @@ import type {
 import type {
   AgentContext,
   AgentContextMessage,
+  InstructionsVersionMessage,
+  InstructionsVersionResponse,
   ListAllRunsMessage,
   LiveAgentsMessage,
   LiveAgentsResponse,
@@ -152,6 +154,7 @@ export interface RequestRegistry {
   [AgentsPatterns.EndConsoleSession]: RequestType<ConsoleSessionTokenMessage, { ended: boolean }>;
   [AgentsPatterns.GetOwnedAgent]: RequestType<OwnedAgentMessage, OwnedAgent>;
   [AgentsPatterns.GetAgentForRun]: RequestType<AgentContextMessage, AgentContext>;
+  [AgentsPatterns.GetInstructionsVersion]: RequestType<InstructionsVersionMessage, InstructionsVersionResponse>;
   [AgentsPatterns.GetAgentsForRunStarts]: RequestType<AgentStartContextsMessage, AgentStartContextsResponse>;
   [AgentsPatterns.ListLiveAgents]: RequestType<LiveAgentsMessage, LiveAgentsResponse>;
   [RunsPatterns.Health]: RequestType<Record<string, never>, HealthAnswer>;
