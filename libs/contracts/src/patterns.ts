@@ -61,6 +61,8 @@ export const RunsPatterns = {
   ListAllRuns: 'runs.runs.list-all',
   GetRun: 'runs.runs.get',
   CancelRun: 'runs.runs.cancel',
+  /** POST …/runs/{run_id}/replay: a new run with the origin's input, through the one acceptance path. */
+  ReplayRun: 'runs.runs.replay',
   DeleteRun: 'runs.runs.delete',
   ListRunEvents: 'runs.events.list',
   /** Service to service (scheduler-service): the runs of many fires at once, each fire on its own. */

@@ -1,17 +1,28 @@
 import { IntersectionType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsUUID, Matches, Min, ValidateNested } from 'class-validator';
-import { CancelRunRequest, ListAllRunsQuery, ListRunsQuery, RunEventsQuery, StartRunRequest } from '../dto/runs.dto';
+import { CancelRunRequest, ListAllRunsQuery, ListRunsQuery, ReplayRunRequest, RunEventsQuery, StartRunRequest } from '../dto/runs.dto';
 import { AgentScopedMessage, RunScopedMessage, UserScopedMessage } from './user-scoped.message';
+
+/** An Idempotency-Key header: 1-255 visible ASCII characters. */
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 export class StartRunMessage extends IntersectionType(StartRunRequest, AgentScopedMessage) {
   /** The Idempotency-Key header: 1-255 visible ASCII characters. */
   @IsOptional()
-  @Matches(/^[\x21-\x7e]{1,255}$/, { message: 'Idempotency-Key must be 1-255 visible ASCII characters' })
+  @Matches(IDEMPOTENCY_KEY, { message: 'Idempotency-Key must be 1-255 visible ASCII characters' })
   idempotency_key?: string;
 }
 
 export class RunRefMessage extends RunScopedMessage {}
+
+export class ReplayRunMessage extends IntersectionType(ReplayRunRequest, RunScopedMessage) {
+  /** The Idempotency-Key header, as on a start (StartRunMessage). */
+  @IsOptional()
+  @Matches(IDEMPOTENCY_KEY, { message: 'Idempotency-Key must be 1-255 visible ASCII characters' })
+  idempotency_key?: string;
+}
+
 export class CancelRunMessage extends IntersectionType(CancelRunRequest, RunScopedMessage) {}
 export class ListRunsMessage extends IntersectionType(ListRunsQuery, AgentScopedMessage) {}
 export class ListAllRunsMessage extends IntersectionType(ListAllRunsQuery, UserScopedMessage) {}

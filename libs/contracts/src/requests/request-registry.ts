@@ -38,6 +38,7 @@ import type {
   AgentContextMessage,
   InstructionsVersionMessage,
   InstructionsVersionResponse,
+  ReplayRunMessage,
   ListAllRunsMessage,
   LiveAgentsMessage,
   LiveAgentsResponse,
@@ -168,6 +169,7 @@ export interface RequestRegistry {
   [RunsPatterns.ListRunEvents]: RequestType<RunEventsMessage, RunEventsResponse>;
   [RunsPatterns.RunStreamHeads]: RequestType<RunStreamHeadsMessage, RunStreamHeadsResponse>;
   [RunsPatterns.CancelRun]: RequestType<CancelRunMessage, SuccessResponse>;
+  [RunsPatterns.ReplayRun]: RequestType<ReplayRunMessage, RunResponse>;
   [RunsPatterns.DeleteRun]: RequestType<RunRefMessage, { deleted: true }>;
   [SchedulerPatterns.Health]: RequestType<Record<string, never>, HealthAnswer>;
   [SchedulerPatterns.GetSchedule]: RequestType<AgentScheduleMessage, ScheduleResponse>;
