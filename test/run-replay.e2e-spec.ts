@@ -10,7 +10,7 @@ const VERSIONS_KEPT = 3;
 const WAITING_PER_USER = 2;
 const HOLD = 'hold this run';
 
-/** POST …/runs/{run_id}/replay: a new run with its origin's input, on the version it ran or the current one (docs/runs.md). */
+/** POST …/runs/{run_id}/replay: a new run with its origin's input, on the version it ran or the current one (docs/decisions.md#replaying-a-run). */
 describe('Run replay', () => {
   let runtime: TestRuntime;
   let system: TestSystem;
