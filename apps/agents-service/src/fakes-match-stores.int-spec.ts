@@ -257,6 +257,30 @@ describe('the fakes of the agents-service stores', () => {
       return { stale, history, stored, limited, current, instructions: context.instructions };
     }));
 
+  it("instructions: one kept version for a replay, none once pruned, none of another agent, another user's agent a 404", () =>
+    same(async (s, run) => {
+      const user = await s.users.createUser(`instructions-version-${run}@example.test`);
+      const other = await s.users.createUser(`instructions-version-other-${run}@example.test`);
+      const agent = await s.agents.create({ user_id: user.id } as CreateAgentMessage);
+      const second = await s.agents.create({ user_id: user.id } as CreateAgentMessage);
+      const ids: number[] = [];
+      for (const content of ['v1', 'v2', 'v3', 'v4']) {
+        await s.instructions.put(user.id, agent.agent_id, { content, planSteps: content === 'v2' ? [{ title: 't', description: 'd', tools: [], order: 0 }] : undefined });
+        ids.push((await s.instructions.history(user.id, agent.agent_id, 1))[0].id);
+      }
+      const version = (id: number, agentId = agent.agent_id, userId = user.id) => s.instructions.keptVersion(userId, agentId, id);
+      const relative = (v: Awaited<ReturnType<typeof version>>) => v && { ...v, version_id: ids.indexOf(v.version_id) };
+      const seen = {
+        pruned: await version(ids[0]),
+        kept: relative(await version(ids[1])),
+        newest: relative(await version(ids[3])),
+        ofAnotherAgent: await version(ids[3], second.agent_id),
+        anotherUser: await outcome(version(ids[3], agent.agent_id, other.id)),
+      };
+      expect(seen).toMatchObject({ pruned: null, kept: { content: 'v2', version_id: 1 }, newest: { content: 'v4', plan_steps: [] }, ofAnotherAgent: null });
+      return seen;
+    }));
+
   it('run progress: summaries applied in order only, build runs, deployment, other generations', () =>
     same(async (s, run, [agentId]) => {
       const user = await s.users.createUser(`progress-${run}@example.test`);

@@ -37,6 +37,11 @@ export const AgentsPatterns = {
   GetOwnedAgent: 'agents.agents.owned',
   /** Service to service (runs-service): the agent a run needs, with its instructions and owner's email. */
   GetAgentForRun: 'agents.runs.agent-context',
+  /**
+   * Service to service (runs-service): one kept version of an agent's instructions, for a replay pinned
+   * to the version its origin ran (null once the versions-kept limit pruned it).
+   */
+  GetInstructionsVersion: 'agents.instructions.version',
   /** Service to service (runs-service): what starting a batch of runs needs of each agent, in one request. */
   GetAgentsForRunStarts: 'agents.runs.start-contexts',
   /** Service to service (runs-service): a user's live agents with their generations, for runs across agents. */
@@ -56,6 +61,8 @@ export const RunsPatterns = {
   ListAllRuns: 'runs.runs.list-all',
   GetRun: 'runs.runs.get',
   CancelRun: 'runs.runs.cancel',
+  /** POST …/runs/{run_id}/replay: a new run with the origin's input, through the one acceptance path. */
+  ReplayRun: 'runs.runs.replay',
   DeleteRun: 'runs.runs.delete',
   ListRunEvents: 'runs.events.list',
   /** Service to service (scheduler-service): the runs of many fires at once, each fire on its own. */

@@ -343,6 +343,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents/{agent_id}/runs/{run_id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay a run: a new run with its input, on the instructions version it ran or the agent's current ones
+         * @description Accepted like a start (quotas, limits, Idempotency-Key). 409 when the instructions version it ran was pruned (QUOTA_INSTRUCTION_VERSIONS_KEPT) or its input is no longer kept; the new run names its origin in replay_of.
+         */
+        post: operations["RunsController_replay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/agents/{agent_id}/runs/{run_id}/events": {
         parameters: {
             query?: never;
@@ -1061,6 +1081,16 @@ export interface components {
              * @description A scheduled run's fire time (also the dispatch's scheduled_for); null for other runs
              */
             scheduled_for: Record<string, never> | null;
+            /**
+             * Format: uuid
+             * @description The run this run replays (POST …/runs/{run_id}/replay); null for other runs
+             */
+            replay_of: string | null;
+            /**
+             * Format: uuid
+             * @description The run whose end started this run through an event trigger; null for other runs
+             */
+            source_run_id: string | null;
         };
         ToolIcon: {
             action_type: string;
@@ -1130,6 +1160,14 @@ export interface components {
         };
         CancelRunRequest: {
             reason?: string | null;
+        };
+        ReplayRunRequest: {
+            /**
+             * @description original: the instructions version the run ran (409 when it was pruned); current: the agent's instructions when the replay starts
+             * @default original
+             * @enum {string}
+             */
+            instructions?: "original" | "current";
         };
         RunEventItem: {
             /** Format: int64 */
@@ -2823,6 +2861,10 @@ export interface operations {
                 filter_goal?: string;
                 /** @description Runs started this way: api, schedule, webhook (an inbound trigger) or event (an event trigger) */
                 filter_trigger_kind?: "api" | "schedule" | "webhook" | "event";
+                /** @description The replays of this run (their replay_of) */
+                filter_replay_of?: string;
+                /** @description The runs this run's end started through event triggers (their source_run_id) */
+                filter_source_run_id?: string;
                 /** @description Only this agent's runs (none when it is not the caller's) */
                 filter_agent_id?: string;
                 /** @description Only the runs of this workspace's agents (none when it is not the caller's) */
@@ -2894,6 +2936,10 @@ export interface operations {
                 filter_goal?: string;
                 /** @description Runs started this way: api, schedule, webhook (an inbound trigger) or event (an event trigger) */
                 filter_trigger_kind?: "api" | "schedule" | "webhook" | "event";
+                /** @description The replays of this run (their replay_of) */
+                filter_replay_of?: string;
+                /** @description The runs this run's end started through event triggers (their source_run_id) */
+                filter_source_run_id?: string;
             };
             header?: never;
             path: {
@@ -3172,6 +3218,89 @@ export interface operations {
             };
             /** @description Not Found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Any other error, as Problem Details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+        };
+    };
+    RunsController_replay: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeating a replay (or a start) with the same key within 24 hours returns the same run instead of a second one */
+                "idempotency-key"?: string;
+            };
+            path: {
+                agent_id: string;
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplayRunRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunResponse"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -45,6 +45,11 @@ export class FakeInstructionStore implements InstructionStore {
     t.instructionVersions = t.instructionVersions.filter((v) => !doomed.has(v.id));
   }
 
+  async keptVersion(agentId: string, versionId: string, kept: number | undefined): Promise<InstructionVersionEntity | null> {
+    const version = this.newestFirst(agentId).slice(0, kept).find((v) => v.id === versionId);
+    return version ? { ...version } : null;
+  }
+
   async versions(agentId: string, take: number | undefined): Promise<ListedInstructionVersion[]> {
     return this.newestFirst(agentId)
       .slice(0, take)

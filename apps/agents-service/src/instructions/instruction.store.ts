@@ -20,6 +20,8 @@ export abstract class InstructionStore {
   abstract makeCurrent(tx: Transaction, version: InstructionVersionEntity): Promise<void>;
   /** Deletes every version of the agent older than its newest `kept`. */
   abstract deleteAllButNewest(tx: Transaction, agentId: string, kept: number): Promise<void>;
+  /** The agent's version `versionId` if it is among its newest `kept` (every one when absent), else null. */
+  abstract keptVersion(agentId: string, versionId: string, kept: number | undefined): Promise<InstructionVersionEntity | null>;
   /** Newest first, at most `take` (every one when absent). */
   abstract versions(agentId: string, take: number | undefined): Promise<ListedInstructionVersion[]>;
 }

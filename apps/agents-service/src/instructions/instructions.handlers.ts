@@ -7,6 +7,8 @@ import {
   InstructionHistoryMessage,
   InstructionHistoryResponse,
   InstructionsResponse,
+  InstructionsVersionMessage,
+  InstructionsVersionResponse,
   PutInstructionsMessage,
   SuccessResponse,
 } from '@aas/contracts';
@@ -31,6 +33,12 @@ export class InstructionsHandlers {
       agentGeneration: message.agent_generation,
     });
     return { success: true, error: null };
+  }
+
+  /** Service to service (runs-service): a replay's pinned version, when accepted and when it executes. */
+  @HandlesRequest(AgentsPatterns.GetInstructionsVersion)
+  async version(@Payload() message: InstructionsVersionMessage): Promise<InstructionsVersionResponse> {
+    return { instructions: await this.instructions.keptVersion(message.user_id, message.agent_id, message.version_id) };
   }
 
   @HandlesRequest(AgentsPatterns.ListInstructionVersions)

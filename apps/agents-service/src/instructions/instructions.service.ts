@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { InstructionVersion, InstructionsSummary, RestPlanStep } from '@aas/contracts';
+import { InstructionVersion, InstructionsSummary, RestPlanStep, RunInstructionsVersion } from '@aas/contracts';
 import { QuotaExceededError, ResourceNotFoundError } from '@aas/problem-details';
 import { createHash } from 'node:crypto';
 import { AgentsService } from '../agents/agents.service';
@@ -83,6 +83,17 @@ export class InstructionsService {
     const take = kept === 0 ? limit || undefined : Math.min(limit || kept, kept);
     const versions = await this.instructions.versions(agent.id, take);
     return versions.map(toInstructionVersion);
+  }
+
+  /**
+   * One version as a run is dispatched with it (a replay's pinned version), or null when it is not among
+   * the QUOTA_INSTRUCTION_VERSIONS_KEPT newest (pruned, or about to be): history does not show it either.
+   */
+  async keptVersion(userId: string, agentId: string, versionId: number): Promise<RunInstructionsVersion | null> {
+    const agent = await this.agents.find(userId, agentId);
+    const kept = this.config.get('QUOTA_INSTRUCTION_VERSIONS_KEPT', { infer: true });
+    const version = await this.instructions.keptVersion(agent.id, String(versionId), kept === 0 ? undefined : kept);
+    return version && { content: version.content, plan_steps: version.planSteps ?? [], version_id: Number(version.id) };
   }
 
   /** Read in the transaction that locked the agent: a write of the agent that committed before is seen, none is under way. */

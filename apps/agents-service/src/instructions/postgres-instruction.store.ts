@@ -48,6 +48,17 @@ export class PostgresInstructionStore extends InstructionStore {
     );
   }
 
+  /** Fewer than `kept` newer versions: a version the next write would not prune (nor history hide) yet. */
+  keptVersion(agentId: string, versionId: string, kept: number | undefined): Promise<InstructionVersionEntity | null> {
+    const q = this.dataSource.manager
+      .createQueryBuilder(InstructionVersionEntity, 'v')
+      .where('v.agent_id = :agentId AND v.id = :versionId', { agentId, versionId });
+    if (kept !== undefined) {
+      q.andWhere('(SELECT count(*) FROM instruction_versions n WHERE n.agent_id = v.agent_id AND n.id > v.id) < :kept', { kept });
+    }
+    return q.getOne();
+  }
+
   versions(agentId: string, take: number | undefined): Promise<ListedInstructionVersion[]> {
     return this.dataSource.manager.find(InstructionVersionEntity, {
       select: { id: true, agentId: true, content: true, sourceType: true, sourceId: true, contentHash: true, createdAt: true },

@@ -11,6 +11,7 @@ import {
 import {
   CancelRunRequest,
   ListRunsQuery,
+  ReplayRunRequest,
   RunEventsQuery,
   RunEventsResponse,
   RunListResponse,
@@ -107,6 +108,33 @@ export class RunsController {
   ): Promise<SuccessResponse> {
     return this.services.request(caller, RunsPatterns.CancelRun,
       { ...body, agent_id: agentId, run_id: runId });
+  }
+
+  @Post(':run_id/replay')
+  @HttpCode(201)
+  @ApiOperation({
+    summary: "Replay a run: a new run with its input, on the instructions version it ran or the agent's current ones",
+    description:
+      'Accepted like a start (quotas, limits, Idempotency-Key). 409 when the instructions version it ran was pruned ' +
+      '(QUOTA_INSTRUCTION_VERSIONS_KEPT) or its input is no longer kept; the new run names its origin in replay_of.',
+  })
+  @ApiHeader({
+    name: 'idempotency-key',
+    required: false,
+    description: 'Repeating a replay (or a start) with the same key within 24 hours returns the same run instead of a second one',
+  })
+  @ApiCreatedResponse({ type: RunResponse })
+  @ApiProblems(400, 401, 404, 409, 422)
+  replay(
+    @Caller() caller: Caller,
+    @Param('agent_id') agentId: string,
+    @Param('run_id') runId: string,
+    @Body() body: ReplayRunRequest = {},
+    @Headers('idempotency-key') idempotencyKey?: string,
+  ): Promise<RunResponse> {
+    const payload = { ...body, agent_id: agentId, run_id: runId };
+    return this.services.request(caller, RunsPatterns.ReplayRun,
+      idempotencyKey === undefined ? payload : { ...payload, idempotency_key: idempotencyKey });
   }
 
   @Get(':run_id/events')

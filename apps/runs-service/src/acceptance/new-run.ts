@@ -1,4 +1,5 @@
 import { RunEntity } from '../database/run.entity';
+import { RunReplay } from './run-start-request';
 import { RunTrigger } from './run-trigger';
 
 export interface NewRunFields {
@@ -13,6 +14,7 @@ export interface NewRunFields {
   trigger: RunTrigger;
   startedAt: Date;
   scheduledFor?: Date | null;
+  replay?: RunReplay;
 }
 
 /** A run as it is accepted: in progress, nothing executed yet, waiting for admission (admission/). */
@@ -26,7 +28,7 @@ export function newRun(fields: NewRunFields): RunEntity {
     runNumber: fields.runNumber,
     runMode: fields.runMode,
     runKind: fields.trigger.runKind,
-    triggerKind: fields.trigger.runKind,
+    triggerKind: fields.trigger.triggerKind ?? fields.trigger.runKind,
     status: 'in_progress',
     outcome: null,
     isFinished: false,
@@ -59,5 +61,8 @@ export function newRun(fields: NewRunFields): RunEntity {
     toolCallCount: 0,
     toolIcons: [],
     instructionsVersionId: null,
+    replayOf: fields.replay?.of ?? null,
+    pinnedInstructionsVersionId: fields.replay?.pinnedInstructionsVersionId == null ? null : String(fields.replay.pinnedInstructionsVersionId),
+    sourceRunId: fields.trigger.sourceRunId ?? null,
   } satisfies RunEntity);
 }

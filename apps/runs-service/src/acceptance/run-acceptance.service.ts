@@ -185,6 +185,7 @@ export class RunAcceptance {
         trigger: a.request.trigger,
         startedAt,
         scheduledFor: a.request.dueAt ?? null,
+        replay: a.request.replay,
       });
     });
     await tx.insertWaiting(runs);

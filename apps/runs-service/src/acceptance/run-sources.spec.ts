@@ -1,5 +1,7 @@
-import { StartRunMessage, StartScheduledRunMessage, TriggeredRunStart } from '@aas/contracts';
+import { ReplayRunMessage, StartRunMessage, StartScheduledRunMessage, TriggeredRunStart } from '@aas/contracts';
+import { runRow } from '../database/run-row.fake';
 import { apiRunStart } from './api-run-start';
+import { replayRunStart } from './replay-run-start';
 import { scheduleFireStart } from './schedule-fire-start';
 import { triggeredRunStart } from './triggered-run-start';
 
@@ -57,5 +59,33 @@ describe('the run sources', () => {
       agentGeneration: 2,
     });
     expect(triggeredRunStart({ ...start, data_json: undefined, data: { b: 2 } }).trigger.data).toEqual({ b: 2 });
+  });
+
+  it("an event trigger's start links its source run from the data; an inbound call's has none", () => {
+    const source = '22222222-2222-4222-8222-222222222222';
+    const start = { ...owner, trigger_id: 't1', trigger_kind: 'event', agent_generation: 2, delivery_key: `run:${source}:run.completed`, depth: 1 } as TriggeredRunStart;
+    expect(triggeredRunStart({ ...start, data: { source_run: { run_id: source } } }).trigger.sourceRunId).toBe(source);
+    expect(triggeredRunStart({ ...start, data: { source_run: { run_id: 'not a uuid' } } }).trigger.sourceRunId).toBeUndefined();
+    expect(triggeredRunStart({ ...start, trigger_kind: 'webhook', data: { source_run: { run_id: source } } }).trigger.sourceRunId).toBeUndefined();
+  });
+
+  it("a replay: the API's run with its origin's input and trigger, keyed like a start, pinned when asked", () => {
+    const origin = runRow({ agentId: owner.agent_id, userId: owner.user_id, runMode: 'build', goal: 'again', runKind: 'webhook', triggerKind: 'webhook' });
+    Object.assign(origin, { triggerId: 't1', triggerData: { payload: { a: 1 } }, triggerDepth: 2, chainRootId: 'root', scheduledFor: new Date() });
+    const message = { ...owner, run_id: origin.id, idempotency_key: 'k' } as ReplayRunMessage;
+    expect(replayRunStart(message, origin, 7)).toEqual({
+      userId: owner.user_id,
+      agentId: owner.agent_id,
+      idempotencyKey: 'api:k',
+      runMode: 'build',
+      goal: 'again',
+      trigger: { runKind: 'api', triggerKind: 'webhook', scheduleAgentId: null, triggerId: 't1', data: { payload: { a: 1 } } },
+      skipDeployCheck: true,
+      replay: { of: origin.id, pinnedInstructionsVersionId: 7 },
+    });
+    const plain = replayRunStart({ ...message, idempotency_key: undefined }, runRow(), null);
+    expect(plain).toMatchObject({ idempotencyKey: null, trigger: { runKind: 'api', triggerKind: 'api', scheduleAgentId: null } });
+    expect(plain.trigger).not.toHaveProperty('triggerId');
+    expect(plain.replay?.pinnedInstructionsVersionId).toBeNull();
   });
 });

@@ -21,6 +21,13 @@ export interface RunStartRequest {
   dueAt?: Date;
   /** A schedule's fire: the generation of the agent whose schedule fired; another generation's agent is refused (404). */
   agentGeneration?: number;
+  /** A replay: the run it replays, and the instructions version it runs (null: the agent's current ones). */
+  replay?: RunReplay;
+}
+
+export interface RunReplay {
+  of: string;
+  pinnedInstructionsVersionId: number | null;
 }
 
 /**

@@ -46,6 +46,9 @@ export function runRow(overrides: Partial<RunEntity> = {}): RunEntity {
     toolCallCount: 0,
     toolIcons: [],
     instructionsVersionId: null,
+    replayOf: null,
+    pinnedInstructionsVersionId: null,
+    sourceRunId: null,
     ...overrides,
   } satisfies RunEntity);
 }

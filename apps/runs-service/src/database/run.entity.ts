@@ -139,4 +139,16 @@ export class RunEntity {
   /** The agent's instructions version the run was dispatched with; null before it starts or without instructions. */
   @Column({ name: 'instructions_version_id', type: 'bigint', nullable: true })
   instructionsVersionId!: string | null;
+
+  /** The run this run replays (POST …/runs/{run_id}/replay); null for other runs. */
+  @Column({ name: 'replay_of', type: 'uuid', nullable: true })
+  replayOf!: string | null;
+
+  /** A replay of its origin's version: the instructions version it is dispatched with; null: the agent's current ones. */
+  @Column({ name: 'pinned_instructions_version_id', type: 'bigint', nullable: true })
+  pinnedInstructionsVersionId!: string | null;
+
+  /** An event-triggered run: the run whose end fired the trigger (its trigger_data's source_run). */
+  @Column({ name: 'source_run_id', type: 'uuid', nullable: true })
+  sourceRunId!: string | null;
 }

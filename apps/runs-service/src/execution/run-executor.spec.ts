@@ -23,14 +23,16 @@ class ScriptedRuntime implements AgentRuntime {
 }
 
 describe(RunExecutor.name, () => {
-  function setup(run: RunEntity, lines: RuntimeLine[], context: Partial<AgentContext> = {}) {
+  /** `versions`: the instructions versions agents-service still keeps, by id (GetInstructionsVersion). */
+  function setup(run: RunEntity, lines: RuntimeLine[], context: Partial<AgentContext> = {}, versions: Record<number, AgentContext['instructions']> = {}) {
     const store = new FakeRunRecordStore([run]);
     const { lifecycle, pushed, admissionKicks } = recorderOnFakes(store);
     const runtime = new ScriptedRuntime(lines);
     const asked: string[] = [];
     const services = {
-      request: async (pattern: string) => {
+      request: async (pattern: string, message: { version_id?: number }) => {
         asked.push(pattern);
+        if (pattern === AgentsPatterns.GetInstructionsVersion) return { instructions: versions[message.version_id!] ?? null };
         return { generation: 1, instructions: { content: 'do it', plan_steps: null }, ...context };
       },
     } as unknown as ServiceClient;
@@ -157,6 +159,27 @@ describe(RunExecutor.name, () => {
     const { sut: withoutInstructions, saved: savedBare } = setup(bare, [{ type: 'completed', outcome: 'success' }], { instructions: null });
     await withoutInstructions.execute(bare.id);
     expect(savedBare().instructionsVersionId).toBeNull();
+  });
+
+  it("dispatches a replay with its pinned instructions version, not the agent's current one, and records that version", async () => {
+    const run = runRow({ pinnedInstructionsVersionId: '7', replayOf: '44444444-4444-4444-8444-444444444444' });
+    const pinned = { content: 'the old way', plan_steps: [{ title: 't' }], version_id: 7 };
+    const current = { instructions: { content: 'the new way', plan_steps: [], version_id: 9 } };
+    const { sut, runtime, saved, asked } = setup(run, [{ type: 'completed', outcome: 'success' }], current, { 7: pinned });
+    await sut.execute(run.id);
+    expect(runtime.dispatches.map((d) => d.instructions)).toEqual([{ content: 'the old way', plan_steps: [{ title: 't' }] }]);
+    expect(saved()).toMatchObject({ status: 'completed', instructionsVersionId: '7' });
+    expect(asked).toEqual([AgentsPatterns.GetAgentForRun, AgentsPatterns.GetInstructionsVersion]);
+  });
+
+  it('ends a replay in error, without executing it, when its pinned version was pruned after it was accepted', async () => {
+    const run = runRow({ pinnedInstructionsVersionId: '7' });
+    const { sut, runtime, store, saved } = setup(run, [{ type: 'completed', outcome: 'success' }]);
+    await sut.execute(run.id);
+    expect([runtime.dispatches, saved().status]).toEqual([[], 'error']);
+    expect(store.events.map((e) => e.body)).toEqual([
+      { failed: { error: 'its instructions version 7 was pruned before the run started (QUOTA_INSTRUCTION_VERSIONS_KEPT)' } },
+    ]);
   });
 
   it('ends a run in error, without executing it, when its agent is another generation now', async () => {

@@ -15,6 +15,8 @@ import { LineContext, transitionFor } from './line-transition';
 const TIMED_OUT = 'timeout';
 const SHUT_DOWN = 'shutdown';
 const NO_ICONS = (): null => null;
+/** A replay's pinned instructions version that agents-service no longer keeps. */
+const PRUNED = Symbol('pruned');
 
 /**
  * Executes one run through the agent runtime protocol, from event 0 to a final state. agents-service is
@@ -59,11 +61,28 @@ export class RunExecutor {
       await this.abandon(run.id, 'its agent was deleted before the run started');
       return;
     }
+    const instructions = await this.instructionsOf(run, context);
+    if (instructions === PRUNED) {
+      const pinned = run.pinnedInstructionsVersionId;
+      await this.abandon(run.id, `its instructions version ${pinned} was pruned before the run started (QUOTA_INSTRUCTION_VERSIONS_KEPT)`);
+      return;
+    }
     // An agents-service of an earlier version names no version: recorded as unknown (null).
-    const version = context.instructions?.version_id ?? null;
+    const version = instructions?.version_id ?? null;
     if ((await this.lifecycle.record(run.id, (state) => start(state, version))) === 'ignored') return;
     const deadline = new Date(Date.now() + this.config.get('RUN_TIMEOUT_MS', { infer: true }));
-    await this.drive(run, dispatchFor(run, context, deadline));
+    await this.drive(run, dispatchFor(run, instructions, deadline));
+  }
+
+  /** The agent's current instructions, or (a replay of its origin's version) the pinned version while it is kept. */
+  private async instructionsOf(run: RunEntity, context: AgentContext): Promise<AgentContext['instructions'] | typeof PRUNED> {
+    if (run.pinnedInstructionsVersionId === null) return context.instructions;
+    const { instructions } = await this.services.request(AgentsPatterns.GetInstructionsVersion, {
+      user_id: run.userId,
+      agent_id: run.agentId,
+      version_id: Number(run.pinnedInstructionsVersionId),
+    });
+    return instructions ?? PRUNED;
   }
 
   /**
@@ -123,7 +142,7 @@ export class RunExecutor {
   }
 }
 
-function dispatchFor(run: RunEntity, context: AgentContext, deadline: Date): RunDispatch {
+function dispatchFor(run: RunEntity, instructions: AgentContext['instructions'], deadline: Date): RunDispatch {
   const dispatch: RunDispatch = {
     protocol_version: RUNTIME_PROTOCOL_VERSION,
     run_id: run.id,
@@ -132,10 +151,10 @@ function dispatchFor(run: RunEntity, context: AgentContext, deadline: Date): Run
     run_mode: run.runMode,
     user_message: run.goal,
     trigger_kind: run.triggerKind,
-    instructions: context.instructions && {
-      content: context.instructions.content,
+    instructions: instructions && {
+      content: instructions.content,
       // An agents-service of an earlier version answers null for instructions without steps.
-      plan_steps: Array.isArray(context.instructions.plan_steps) ? context.instructions.plan_steps : [],
+      plan_steps: Array.isArray(instructions.plan_steps) ? instructions.plan_steps : [],
     },
     scheduled_for: run.scheduledFor?.toISOString() ?? null,
     deadline_at: deadline.toISOString(),

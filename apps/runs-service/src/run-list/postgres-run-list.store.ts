@@ -208,6 +208,8 @@ function withFilters(q: SelectQueryBuilder<RunEntity>, message: ListRunsQuery): 
   if (message.filter_started_before) q.andWhere('r.started_at <= :before', { before: message.filter_started_before });
   if (message.filter_policy_type) q.andWhere('r.policy_type = :policyType', { policyType: message.filter_policy_type });
   if (message.filter_trigger_kind) q.andWhere('r.trigger_kind = :triggerKind', { triggerKind: message.filter_trigger_kind });
+  if (message.filter_replay_of) q.andWhere('r.replay_of = :replayOf', { replayOf: message.filter_replay_of });
+  if (message.filter_source_run_id) q.andWhere('r.source_run_id = :sourceRunId', { sourceRunId: message.filter_source_run_id });
   if (message.filter_policy_group) q.andWhere('r.run_mode = :mode', { mode: runModeOf(message.filter_policy_group) });
   if (message.filter_user_email) q.andWhere('lower(r.user_email) = lower(:email)', { email: message.filter_user_email });
   if (message.filter_goal) {

@@ -40,6 +40,8 @@ describe(runListCountQuery.name, () => {
     ['a start bound', { filter_started_after: '2026-01-01T00:00:00Z' }],
     ['an end bound', { filter_started_before: '2026-01-01T00:00:00Z' }],
     ['a goal', { filter_status: 'completed', filter_goal: 'deploy' }],
+    ['a replay origin', { filter_replay_of: AGENT }],
+    ['a source run', { filter_status: 'completed', filter_source_run_id: AGENT }],
   ])('is undefined with %s, which only the runs can answer', (_, filters) => {
     expect(runListCountQuery(request(filters))).toBeUndefined();
   });

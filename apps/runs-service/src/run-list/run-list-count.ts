@@ -10,7 +10,7 @@ export function runModeOf(policyGroup: 'builder' | 'runner'): 'build' | 'run' {
  * run_list_counts (runs per agent, user, status, is_finished, run_mode,
  * policy_type and lower(user_email), kept by triggers: see the migration
  * RunListIndexesAndCounts1763920000000), or undefined when a filter tests something it
- * does not keep (run id, start time, goal, trigger kind) and the runs themselves have to be
+ * does not keep (run id, start time, goal, trigger kind, replay origin, source run) and the runs themselves have to be
  * counted. Each condition is the one the list applies to the runs (postgres-run-list.store.ts).
  */
 export function runListCountQuery(message: ListRunsMessage): { sql: string; parameters: unknown[] } | undefined {
@@ -27,9 +27,8 @@ export function runListCountAcrossAgentsQuery(
 }
 
 function countsQuery(query: ListRunsQuery, where: string[], parameters: unknown[]): { sql: string; parameters: unknown[] } | undefined {
-  if (query.filter_run_id !== undefined || query.filter_started_after || query.filter_started_before || query.filter_goal || query.filter_trigger_kind) {
-    return undefined;
-  }
+  const uncounted = [query.filter_started_after, query.filter_started_before, query.filter_goal, query.filter_trigger_kind, query.filter_replay_of, query.filter_source_run_id];
+  if (query.filter_run_id !== undefined || uncounted.some(Boolean)) return undefined;
   const test = (column: string, value: unknown, wrap = (p: string) => p) => where.push(`${column} = ${wrap(`$${parameters.push(value)}`)}`);
   if (query.filter_status === 'finished') where.push('is_finished');
   else if (query.filter_status) test('status', query.filter_status);

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
+  AgentsPatterns,
+  ReplayRunMessage,
   RunDto,
   StartRunMessage,
   StartScheduledRunsMessage,
@@ -7,14 +9,17 @@ import {
   StartTriggeredRunsMessage,
   StartTriggeredRunsResponse,
 } from '@aas/contracts';
-import { Batcher } from '@aas/platform';
+import { Batcher, ServiceClient } from '@aas/platform';
 import { ConflictError, DomainError, toProblem } from '@aas/problem-details';
 import { apiRunStart } from '../acceptance/api-run-start';
+import { replayRunStart, replayVersion, versionPrunedError } from '../acceptance/replay-run-start';
+import { RunStartRequest } from '../acceptance/run-start-request';
 import { RunAcceptance } from '../acceptance/run-acceptance.service';
 import { scheduleFireStart } from '../acceptance/schedule-fire-start';
 import { triggeredRunStart } from '../acceptance/triggered-run-start';
 import { toRunDto } from './run.mapper';
 import { RunStore } from './run.store';
+import { RunsService } from './runs.service';
 
 /** Most API starts accepted in one transaction, and such transactions at once per replica (of RUN_ACCEPTANCE_POOL_SIZE connections). */
 const API_START_BATCH_MAX = 100;
@@ -23,7 +28,7 @@ const API_START_BATCHES = 2;
 type ApiStartResult = { run: RunDto } | { refusal: DomainError };
 
 /**
- * The three requests that start runs, each through its run source (acceptance/) and the one
+ * The four requests that start runs, each through its run source (acceptance/) and the one
  * acceptance path. In a batch, a refused start is reported in its outcome and does not fail the others.
  */
 @Injectable()
@@ -34,7 +39,7 @@ export class RunStarts {
    * the user's admission lock. A batch that failed with a domain error is run again in halves, so only
    * the start to blame fails; any other failure (an outage) fails the batch's callers.
    */
-  private readonly apiStarts = new Batcher<StartRunMessage, ApiStartResult>((messages) => this.startTogether(messages), {
+  private readonly apiStarts = new Batcher<RunStartRequest, ApiStartResult>((requests) => this.startTogether(requests), {
     maxBatchSize: API_START_BATCH_MAX,
     maxConcurrentBatches: API_START_BATCHES,
     retryItemsAlone: (error) => error instanceof DomainError,
@@ -43,18 +48,43 @@ export class RunStarts {
   constructor(
     private readonly acceptance: RunAcceptance,
     private readonly runs: RunStore,
+    private readonly owned: RunsService,
+    private readonly services: ServiceClient,
   ) {}
 
   /** The API's start: the same Idempotency-Key (per user, 24 hours) answers the first request's run. */
-  async start(message: StartRunMessage): Promise<RunDto> {
-    const result = await this.apiStarts.submit(message);
+  start(message: StartRunMessage): Promise<RunDto> {
+    return this.startOne(apiRunStart(message));
+  }
+
+  /**
+   * A replay of the caller's run, with its input, on the instructions version it ran (checked to be still
+   * kept) or the agent's current ones; keyed, limited and admitted like a start.
+   */
+  async replay(message: ReplayRunMessage): Promise<RunDto> {
+    const origin = await this.owned.find(message.user_id, message.agent_id, message.run_id);
+    const version = replayVersion(origin, message.instructions ?? 'original');
+    if ('refusal' in version) throw version.refusal;
+    if (version.pinned !== null) {
+      const kept = await this.services.request(AgentsPatterns.GetInstructionsVersion, {
+        user_id: origin.userId,
+        agent_id: origin.agentId,
+        version_id: version.pinned,
+      });
+      if (kept.instructions === null) throw versionPrunedError(origin.agentId, version.pinned);
+    }
+    return this.startOne(replayRunStart(message, origin, version.pinned));
+  }
+
+  private async startOne(request: RunStartRequest): Promise<RunDto> {
+    const result = await this.apiStarts.submit(request);
     if ('refusal' in result) throw result.refusal;
     return result.run;
   }
 
-  /** API starts accepted in one transaction, and their runs read back with one query. */
-  private async startTogether(messages: StartRunMessage[]): Promise<ApiStartResult[]> {
-    const outcomes = await this.acceptance.accept(messages.map((message) => apiRunStart(message)));
+  /** API starts (and replays) accepted in one transaction, and their runs read back with one query. */
+  private async startTogether(requests: RunStartRequest[]): Promise<ApiStartResult[]> {
+    const outcomes = await this.acceptance.accept(requests);
     const ids = outcomes.flatMap((outcome) => ('refusal' in outcome ? [] : [outcome.runId]));
     const runs = new Map((await this.runs.findByIds([...new Set(ids)])).map((run) => [run.id, run]));
     return outcomes.map((outcome) => {

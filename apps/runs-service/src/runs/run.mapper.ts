@@ -32,6 +32,8 @@ export function toRunDto(run: RunEntity): RunDto {
     instructions_version_id: run.instructionsVersionId === null ? null : Number(run.instructionsVersionId),
     trigger_data: run.triggerData && { ...run.triggerData },
     scheduled_for: run.scheduledFor?.toISOString() ?? null,
+    replay_of: run.replayOf,
+    source_run_id: run.sourceRunId,
   };
   if (run.finishedAt) dto.finished_at = run.finishedAt.toISOString();
   return dto;

@@ -7,6 +7,7 @@ import {
   RunEventsMessage,
   RunEventsResponse,
   RunListResponse,
+  ReplayRunMessage,
   RunRefMessage,
   RunResponse,
   RunsPatterns,
@@ -32,6 +33,11 @@ export class RunsHandlers {
   @HandlesRequest(RunsPatterns.StartRun)
   async start(@Payload() message: StartRunMessage): Promise<RunResponse> {
     return { run: await this.starts.start(message) };
+  }
+
+  @HandlesRequest(RunsPatterns.ReplayRun)
+  async replay(@Payload() message: ReplayRunMessage): Promise<RunResponse> {
+    return { run: await this.starts.replay(message) };
   }
 
   /** The fires of a schedule batch (and backfills): a refused fire is reported in its outcome and does not fail the others. */

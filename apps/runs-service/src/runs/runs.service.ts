@@ -117,7 +117,7 @@ export class RunsService {
    * time as the run is read: a deleted agent's runs are a 404 at once, and so are runs of an earlier agent
    * that had the same id (another generation).
    */
-  private async find(userId: string, agentId: string, runId: string): Promise<RunEntity> {
+  async find(userId: string, agentId: string, runId: string): Promise<RunEntity> {
     if (!isUUID(runId) || !isUUID(agentId)) throw new ResourceNotFoundError('Run', runId);
     const [agent, run] = await Promise.all([
       this.ownedAgent(userId, agentId),

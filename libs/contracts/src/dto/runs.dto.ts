@@ -123,6 +123,17 @@ export class RunDto {
 
   @ApiProperty({ format: 'date-time', nullable: true, description: "A scheduled run's fire time (also the dispatch's scheduled_for); null for other runs" })
   scheduled_for!: string | null;
+
+  @ApiProperty({ type: 'string', format: 'uuid', nullable: true, description: 'The run this run replays (POST …/runs/{run_id}/replay); null for other runs' })
+  replay_of!: string | null;
+
+  @ApiProperty({
+    type: 'string',
+    format: 'uuid',
+    nullable: true,
+    description: 'The run whose end started this run through an event trigger; null for other runs',
+  })
+  source_run_id!: string | null;
 }
 
 export class ToolIcon {
@@ -264,6 +275,21 @@ export class StartRunRequest {
   skip_deploy_check?: boolean;
 }
 
+export const REPLAY_INSTRUCTIONS = ['original', 'current'] as const;
+export type ReplayInstructions = (typeof REPLAY_INSTRUCTIONS)[number];
+
+/** POST …/runs/{run_id}/replay: which instructions the replay runs with; the input is the origin's. */
+export class ReplayRunRequest {
+  @ApiPropertyOptional({
+    enum: REPLAY_INSTRUCTIONS,
+    default: 'original',
+    description: "original: the instructions version the run ran (409 when it was pruned); current: the agent's instructions when the replay starts",
+  })
+  @IsOptional()
+  @IsIn(REPLAY_INSTRUCTIONS)
+  instructions?: ReplayInstructions;
+}
+
 export class CancelRunRequest {
   @ApiPropertyOptional({ type: 'string', nullable: true, maxLength: 2000 })
   @IsOptional()
@@ -348,6 +374,16 @@ export class ListRunsQuery {
   @IsOptional()
   @IsIn(RUN_KINDS)
   filter_trigger_kind?: RunKind;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'The replays of this run (their replay_of)' })
+  @IsOptional()
+  @IsUUID()
+  filter_replay_of?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: "The runs this run's end started through event triggers (their source_run_id)" })
+  @IsOptional()
+  @IsUUID()
+  filter_source_run_id?: string;
 }
 
 /** GET /v1/runs: the per-agent list's filters, plus which agents. */

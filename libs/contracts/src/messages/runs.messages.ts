@@ -1,17 +1,28 @@
 import { IntersectionType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsOptional, IsUUID, Matches, ValidateNested } from 'class-validator';
-import { CancelRunRequest, ListAllRunsQuery, ListRunsQuery, RunEventsQuery, StartRunRequest } from '../dto/runs.dto';
+import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsUUID, Matches, Min, ValidateNested } from 'class-validator';
+import { CancelRunRequest, ListAllRunsQuery, ListRunsQuery, ReplayRunRequest, RunEventsQuery, StartRunRequest } from '../dto/runs.dto';
 import { AgentScopedMessage, RunScopedMessage, UserScopedMessage } from './user-scoped.message';
+
+/** An Idempotency-Key header: 1-255 visible ASCII characters. */
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 export class StartRunMessage extends IntersectionType(StartRunRequest, AgentScopedMessage) {
   /** The Idempotency-Key header: 1-255 visible ASCII characters. */
   @IsOptional()
-  @Matches(/^[\x21-\x7e]{1,255}$/, { message: 'Idempotency-Key must be 1-255 visible ASCII characters' })
+  @Matches(IDEMPOTENCY_KEY, { message: 'Idempotency-Key must be 1-255 visible ASCII characters' })
   idempotency_key?: string;
 }
 
 export class RunRefMessage extends RunScopedMessage {}
+
+export class ReplayRunMessage extends IntersectionType(ReplayRunRequest, RunScopedMessage) {
+  /** The Idempotency-Key header, as on a start (StartRunMessage). */
+  @IsOptional()
+  @Matches(IDEMPOTENCY_KEY, { message: 'Idempotency-Key must be 1-255 visible ASCII characters' })
+  idempotency_key?: string;
+}
+
 export class CancelRunMessage extends IntersectionType(CancelRunRequest, RunScopedMessage) {}
 export class ListRunsMessage extends IntersectionType(ListRunsQuery, AgentScopedMessage) {}
 export class ListAllRunsMessage extends IntersectionType(ListAllRunsQuery, UserScopedMessage) {}
@@ -20,6 +31,18 @@ export class ListToolsMessage extends UserScopedMessage {}
 
 /** runs-service asks agents-service for what a run needs of its agent. */
 export class AgentContextMessage extends AgentScopedMessage {}
+
+/** One version of the agent's instructions (AgentsPatterns.GetInstructionsVersion). */
+export class InstructionsVersionMessage extends AgentScopedMessage {
+  @IsInt()
+  @Min(1)
+  version_id!: number;
+}
+
+/** The version as a run is dispatched with it; null: not among the agent's kept versions (pruned). */
+export interface InstructionsVersionResponse {
+  instructions: RunInstructionsVersion | null;
+}
 
 /** Is this agent the caller's? (AgentsPatterns.GetOwnedAgent) */
 export class OwnedAgentMessage extends AgentScopedMessage {}
@@ -40,7 +63,16 @@ export interface OwnedAgent {
 export interface AgentContext extends OwnedAgent {
   user_email: string;
   /** `plan_steps` is always an array, empty when the instructions have none (runtime-protocol.md). */
-  instructions: { content: string; plan_steps: unknown[]; /** The version these are (GET …/instructions/history). */ version_id: number } | null;
+  instructions: RunInstructionsVersion | null;
+}
+
+/** Instructions as a run is dispatched with them. */
+export interface RunInstructionsVersion {
+  content: string;
+  /** Always an array, empty when the instructions have none (runtime-protocol.md). */
+  plan_steps: unknown[];
+  /** The version these are (GET …/instructions/history). */
+  version_id: number;
 }
 
 /** Most runs started by one batch request (a scheduler splits larger groups of fires). */

@@ -36,6 +36,9 @@ import type {
 import type {
   AgentContext,
   AgentContextMessage,
+  InstructionsVersionMessage,
+  InstructionsVersionResponse,
+  ReplayRunMessage,
   ListAllRunsMessage,
   LiveAgentsMessage,
   LiveAgentsResponse,
@@ -152,6 +155,7 @@ export interface RequestRegistry {
   [AgentsPatterns.EndConsoleSession]: RequestType<ConsoleSessionTokenMessage, { ended: boolean }>;
   [AgentsPatterns.GetOwnedAgent]: RequestType<OwnedAgentMessage, OwnedAgent>;
   [AgentsPatterns.GetAgentForRun]: RequestType<AgentContextMessage, AgentContext>;
+  [AgentsPatterns.GetInstructionsVersion]: RequestType<InstructionsVersionMessage, InstructionsVersionResponse>;
   [AgentsPatterns.GetAgentsForRunStarts]: RequestType<AgentStartContextsMessage, AgentStartContextsResponse>;
   [AgentsPatterns.ListLiveAgents]: RequestType<LiveAgentsMessage, LiveAgentsResponse>;
   [RunsPatterns.Health]: RequestType<Record<string, never>, HealthAnswer>;
@@ -165,6 +169,7 @@ export interface RequestRegistry {
   [RunsPatterns.ListRunEvents]: RequestType<RunEventsMessage, RunEventsResponse>;
   [RunsPatterns.RunStreamHeads]: RequestType<RunStreamHeadsMessage, RunStreamHeadsResponse>;
   [RunsPatterns.CancelRun]: RequestType<CancelRunMessage, SuccessResponse>;
+  [RunsPatterns.ReplayRun]: RequestType<ReplayRunMessage, RunResponse>;
   [RunsPatterns.DeleteRun]: RequestType<RunRefMessage, { deleted: true }>;
   [SchedulerPatterns.Health]: RequestType<Record<string, never>, HealthAnswer>;
   [SchedulerPatterns.GetSchedule]: RequestType<AgentScheduleMessage, ScheduleResponse>;
