@@ -240,6 +240,29 @@ describe('The console: all runs, and a run as a timeline', () => {
     await page.waitForURL(`**/console/agents/${checkerId}/schedule`);
   });
 
+  it('replays a finished run with its input (on the current instructions when it recorded no version), and links the replay to it', async () => {
+    await page.goto(`${base}/console/agents/${checkerId}/runs/${failedRunId}`);
+    await page.getByRole('heading', { level: 1, name: /Run 2/ }).waitFor();
+    await page.getByRole('button', { name: 'Replay', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Replay run 2?' });
+    await dialog.locator('q', { hasText: 'break it' }).waitFor();
+    // The checker had no instructions when that run started: only the current ones can be chosen.
+    const original = dialog.getByRole('radio', { name: 'the version it ran (none was recorded)' });
+    expect([await original.isDisabled(), await original.isChecked()]).toEqual([true, false]);
+    expect(await dialog.getByRole('radio', { name: "the agent's current instructions" }).isChecked()).toBe(true);
+    await stack.screenshot(page, 'console-run-replay-desktop');
+    await dialog.getByRole('button', { name: 'Replay', exact: true }).click();
+    await page.waitForURL((url) => url.pathname.startsWith(`/console/agents/${checkerId}/runs/`) && !url.pathname.endsWith(failedRunId));
+    const replayId = page.url().split('/').pop()!;
+    const origin = page.getByTestId('run-replay-of').getByRole('link');
+    expect(await origin.textContent()).toBe(failedRunId);
+    await page.getByTestId('timeline-step').first().getByText('trying').waitFor();
+    const replay = (await http(base, 'GET', `/v1/agents/${checkerId}/runs/${replayId}`, { key: apiKey })).body.run;
+    expect(replay).toMatchObject({ replay_of: failedRunId, goal: 'break it' });
+    await origin.click();
+    await page.waitForURL(`**/console/agents/${checkerId}/runs/${failedRunId}`);
+  });
+
   it('a stranger sees none of the first user’s runs, nor a run of theirs by its id', async () => {
     const eve = await stack.newPage();
     try {

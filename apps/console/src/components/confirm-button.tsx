@@ -16,6 +16,8 @@ interface ConfirmButtonProps {
   /** The button that closes the dialog and does nothing ("Cancel"). */
   dismissLabel?: string;
   busy?: boolean;
+  /** Whether the action destroys or stops something (the default): its button is then red. */
+  destructive?: boolean;
   onConfirm: () => void;
 }
 
@@ -24,7 +26,7 @@ interface ConfirmButtonProps {
  * text to type, whichever comes first), keeps it there,
  * closes it on Escape and gives focus back to the button; screen readers announce its heading and message.
  */
-export function ConfirmButton({ children, label, className = 'secondary outline', title, message, confirmLabel, typed, dismissLabel = 'Cancel', busy, onConfirm }: ConfirmButtonProps) {
+export function ConfirmButton({ children, label, className = 'secondary outline', title, message, confirmLabel, typed, dismissLabel = 'Cancel', busy, destructive = true, onConfirm }: ConfirmButtonProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   // The dialog's content exists only while it is open: closed, it adds no text to the page.
   const [open, setOpen] = useState(false);
@@ -74,7 +76,7 @@ export function ConfirmButton({ children, label, className = 'secondary outline'
               <button type="button" className="secondary" onClick={close}>
                 {dismissLabel}
               </button>
-              <button type="submit" className="danger" disabled={!ready}>
+              <button type="submit" className={destructive ? 'danger' : undefined} disabled={!ready}>
                 {confirmLabel}
               </button>
             </footer>

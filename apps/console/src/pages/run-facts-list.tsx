@@ -61,6 +61,13 @@ export function RunFactsList({ run, facts }: { run: Run; facts: RunFacts }) {
           ))}
         </Fact>
       )}
+      {run.replay_of && (
+        <Fact term="Replay of" testId="run-replay-of">
+          <Link to={`/agents/${run.agent_id}/runs/${run.replay_of}`}>
+            <code>{run.replay_of}</code>
+          </Link>
+        </Fact>
+      )}
       {run.instructions_version_id !== null && run.instructions_version_id !== undefined && (
         <Fact term="Instructions" testId="run-instructions-version">
           <Link to={`/agents/${run.agent_id}/instructions`}>version {run.instructions_version_id}</Link>

@@ -12,6 +12,7 @@ import { agentLabel } from './agents-page';
 import { useFollowLatest } from './follow-latest';
 import { runFacts } from './run-facts';
 import { RunFactsList } from './run-facts-list';
+import { ReplayButton } from './replay-button';
 import { type StreamState, useLiveEvents } from './run-live-events';
 import { runTimeline } from './run-timeline';
 import { RunTimeline } from './run-timeline-view';
@@ -79,6 +80,7 @@ export function RunPage() {
             Cancel run
           </ConfirmButton>
         )}
+        {r.is_finished && <ReplayButton run={r} />}
         <ConfirmButton title={`Delete run ${r.run_number}?`} message={<p>The run and its events are deleted.</p>} confirmLabel="Delete run" busy={remove.isPending} onConfirm={() => remove.mutate()}>
           Delete
         </ConfirmButton>
