@@ -192,7 +192,7 @@ describe('runs executed by the agent runtime app, through the API', () => {
     const run = await eventually('the scheduled run to finish', async () => (await http(base, 'GET', `/v1/agents/${agentId}/runs/${runId}`, { key: KEY })).body.run, (r) => r.is_finished);
     expect(run).toMatchObject({ scheduled_for: fireTime, trigger_data: null });
     const dispatch = dispatches.requests.filter((request) => request.method === 'POST').map((request) => JSON.parse(request.body)).find((body) => body.run_id === runId);
-    expect(dispatch).toMatchObject({ protocol_version: 2, scheduled_for: fireTime, trigger_kind: 'schedule' });
+    expect(dispatch).toMatchObject({ protocol_version: 3, scheduled_for: fireTime, trigger_kind: 'schedule' });
     const asked = fake.requestsFor(marker).map((request) => JSON.stringify(request.body.messages));
     expect(asked.some((text) => text.includes(`fired for ${fireTime}`))).toBe(true);
     const events = (await http(base, 'GET', `/v1/agents/${agentId}/runs/${runId}/events`, { key: KEY })).body.events.map((e: { event: object }) => e.event);
