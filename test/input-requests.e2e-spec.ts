@@ -1,3 +1,7 @@
+import { startAgentsService } from '../apps/agents-service/src/agents-service.app';
+import { startRunsService } from '../apps/runs-service/src/runs-service.app';
+import { startSchedulerService } from '../apps/scheduler-service/src/scheduler-service.app';
+import { startWebhooksService } from '../apps/webhook-delivery/src/webhook-delivery.app';
 import { eventually } from './support/eventually';
 import { expectProblem, http } from './support/http';
 import { Dispatch, Reply, TestRuntime, hang } from './support/test-runtime';
@@ -19,19 +23,20 @@ describe('Input requests: ask, answer by API or timeout, resume without holding 
 
   beforeAll(async () => {
     runtime = await TestRuntime.start();
-    system = await TestSystem.start({
-      bootstrapApiKey: KEY,
-      runsEnv: {
-        AGENT_RUNTIME_URL: runtime.url,
-        RUN_WORKER_CONCURRENCY: '1',
-        RUN_CONCURRENCY_PER_USER: '1',
-        RUN_PAUSE_AFTER_MS: '1500',
-        QUOTA_PENDING_INPUT_REQUESTS_PER_USER: '3',
-      },
-    });
+    system = await TestSystem.start({ bootstrapApiKey: KEY, runsEnv: runsEnv() });
     base = system.url();
     other = await freshUser(system, 'input-requests-other');
   });
+  function runsEnv(): Record<string, string> {
+    return {
+      AGENT_RUNTIME_URL: runtime.url,
+      RUN_WORKER_CONCURRENCY: '1',
+      RUN_CONCURRENCY_PER_USER: '1',
+      RUN_PAUSE_AFTER_MS: '1500',
+      QUOTA_PENDING_INPUT_REQUESTS_PER_USER: '3',
+    };
+  }
+
   afterAll(async () => {
     await system?.stop();
     await runtime?.close();
@@ -249,5 +254,42 @@ describe('Input requests: ask, answer by API or timeout, resume without holding 
     const listed = await eventually('their run to ask', () => requestsOf(theirAgent, theirRun, other.key), (r) => r.body.input_requests?.length === 1);
     expect(listed.body.input_requests[0].status).toBe('pending');
     for (const a of asked) expect((await answer(a.agentId, a.runId, a.request.request_id, { answer: 'approve' })).status).toBe(200);
+  });
+
+  it('falls back once per question with two runs-service replicas sweeping, and each run is continued once', async () => {
+    const second = await startRunsService({ ...system.baseEnv(), ...runsEnv() });
+    try {
+      const asked = [];
+      for (let i = 0; i < 3; i++) asked.push(await startAsking(`[replicas-${i}]`, { schema: { type: 'integer' }, on_timeout: { action: 'default', answer: i }, timeout_ms: 1000 }));
+      for (const [i, { agentId, runId }] of asked.entries()) {
+        expect((await finished(agentId, runId)).status).toBe('completed');
+        expect((await givenTo(agentId, runId)).answer).toBe(i);
+        const kinds = (await eventsOf(agentId, runId)).map((e: object) => Object.keys(e)[0]);
+        expect(kinds.filter((k: string) => k === 'input_timed_out')).toHaveLength(1);
+        expect(runtime.dispatchesFor(runId)).toHaveLength(2);
+      }
+    } finally {
+      await second.close();
+    }
+  });
+
+  // Last: it restarts every app of the system.
+  it('keeps a question asked before every app restarts: answerable after it, exactly once, and the run goes on', async () => {
+    const { agentId, runId, request } = await startAsking('[restart]', { choices: ['approve', 'reject'], timeout_ms: 600_000 });
+    const apps = [...system.gateways, ...system.agents, system.others.runs!, system.others.scheduler!, system.others.webhooks!];
+    await Promise.all(apps.map((app) => app.close()));
+    const env = system.baseEnv();
+    system.agents[0] = await startAgentsService({ ...env, BOOTSTRAP_API_KEY: KEY });
+    system.others.runs = await startRunsService({ ...env, ...runsEnv() });
+    system.others.scheduler = await startSchedulerService(env);
+    system.others.webhooks = await startWebhooksService(env);
+    system.gateways[0] = await system.startGateway();
+    base = system.url();
+
+    expect((await requestsOf(agentId, runId)).body.input_requests).toEqual([expect.objectContaining({ request_id: request.request_id, status: 'pending' })]);
+    const results = await Promise.all(['approve', 'reject'].map((given) => answer(agentId, runId, request.request_id, { answer: given })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect((await finished(agentId, runId)).status).toBe('completed');
+    expect(runtime.dispatchesFor(runId)).toHaveLength(2);
   });
 });
