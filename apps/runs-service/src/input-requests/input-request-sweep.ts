@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { RunLifecycle } from '../lifecycle/run-lifecycle.service';
 import { InputRequestClosedError } from '../lifecycle/run-record.store';
-import { ClosedInputRequest, answer, fail, pause } from '../lifecycle/run-transition';
+import { ClosedInputRequest, answer, fail, pauseWaiting } from '../lifecycle/run-transition';
 import { InputRequestRow, InputRequestStore } from './input-request.store';
 import { fallbackAnswer } from './suspending-line';
 
@@ -11,9 +11,10 @@ const BATCH = 50;
 
 /**
  * What happens to a question nobody answers, from whichever replica sees it first: past
- * RUN_PAUSE_AFTER_MS its run becomes paused (run.paused), once; past its timeout its fallback
- * (fail, approve, reject, a default answer) closes it, exactly once, because closing it is a
- * conditional write on the locked run row that a person's answer races on equal terms.
+ * RUN_PAUSE_AFTER_MS its run becomes paused (run.paused); past its timeout its fallback (fail,
+ * approve, reject, a default answer) closes it. Each exactly once, and never after an answer:
+ * each is a conditional write on the request (still pending) in the change on the locked run row,
+ * which a person's answer races on equal terms.
  */
 @Injectable()
 export class InputRequestSweep implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -44,7 +45,9 @@ export class InputRequestSweep implements OnApplicationBootstrap, BeforeApplicat
   }
 
   private async once(): Promise<void> {
-    for (const { runId } of await this.store.claimDuePauses(BATCH)) await this.lifecycle.record(runId, (state) => pause(state));
+    for (const { id, runId } of await this.store.duePauses(BATCH)) {
+      await this.lifecycle.record(runId, (state) => pauseWaiting(state, id)).catch(ignoreClosed);
+    }
     for (const row of await this.store.dueTimeouts(BATCH)) await this.fallBack(row).catch(ignoreClosed);
   }
 

@@ -60,8 +60,8 @@ export abstract class InputRequestStore {
    */
   abstract claimContinuation(runId: string): Promise<InputRequestRow | undefined>;
 
-  /** Pending requests past their pause time, not yet paused, marked paused (SKIP LOCKED: each by one replica). */
-  abstract claimDuePauses(limit: number): Promise<Array<{ id: string; runId: string }>>;
+  /** Pending requests past their pause time, not yet paused (pausing them is a conditional write with the run's change). */
+  abstract duePauses(limit: number): Promise<Array<{ id: string; runId: string }>>;
 
   /** Pending requests past their timeout (closing them is what makes a fallback happen once). */
   abstract dueTimeouts(limit: number): Promise<InputRequestRow[]>;

@@ -93,14 +93,9 @@ export class PostgresInputRequestStore extends InputRequestStore {
     return row && toRow(row);
   }
 
-  async claimDuePauses(limit: number): Promise<Array<{ id: string; runId: string }>> {
+  async duePauses(limit: number): Promise<Array<{ id: string; runId: string }>> {
     const rows: Array<{ id: string; run_id: string }> = await this.dataSource.query(
-      `WITH claimed AS (
-         UPDATE input_requests SET paused = true
-          WHERE id IN (SELECT id FROM input_requests WHERE status = 'pending' AND NOT paused AND pause_at <= now()
-                        ORDER BY pause_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-          RETURNING id, run_id)
-       SELECT id, run_id FROM claimed`,
+      `SELECT id, run_id FROM input_requests WHERE status = 'pending' AND NOT paused AND pause_at <= now() ORDER BY pause_at LIMIT $1`,
       [limit],
     );
     return rows.map((row) => ({ id: row.id, runId: row.run_id }));

@@ -103,6 +103,14 @@ export class PostgresRunRecordStore extends RunRecordStore {
       return;
     }
     if (!inputRequest) return;
+    if ('paused' in inputRequest) {
+      const [, paused]: [unknown, number] = await manager.query(
+        `UPDATE input_requests SET paused = true WHERE id = $1 AND run_id = $2 AND status = 'pending' AND NOT paused`,
+        [inputRequest.paused, run.id],
+      );
+      if (paused !== 1) throw new InputRequestClosedError(inputRequest.paused);
+      return;
+    }
     const c = inputRequest.closed;
     const [, closed]: [unknown, number] = await manager.query(
       `UPDATE input_requests SET status = $3, answer = $4, answered_at = $5, answered_by = $6::jsonb

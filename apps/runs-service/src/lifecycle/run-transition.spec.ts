@@ -1,7 +1,7 @@
 import { EventNames } from '@aas/contracts';
 import { runRow } from '../database/run-row.fake';
 import { changeFor, stateOf } from './run-change';
-import { AskedInputRequest, ClosedInputRequest, answer, pause, suspend } from './run-transition';
+import { AskedInputRequest, ClosedInputRequest, answer, pauseWaiting, suspend } from './run-transition';
 
 const asked: AskedInputRequest = {
   id: 'r1',
@@ -36,11 +36,12 @@ describe('the input request edges', () => {
     expect(change.outbox.map((o) => o.event)).toEqual([EventNames.RunProgress]);
   });
 
-  it('pause of a suspended run fires run.paused once, and leaves it suspended', () => {
+  it('pause of a suspended run fires run.paused, leaves it suspended, and is written only with its request (still pending)', () => {
     const run = runRow({ eventCount: '2', hasPendingInput: true, awaitingInput: true });
-    const first = changeFor(run, pause(stateOf(run)), new Date());
+    const first = changeFor(run, pauseWaiting(stateOf(run), 'r1'), new Date());
     expect([first.run.status, first.run.awaitingInput, first.outbox.map((o) => o.event)]).toEqual(['paused', true, [EventNames.RunPaused, EventNames.RunProgress]]);
-    const again = changeFor(first.run, pause(stateOf(first.run)), new Date());
+    expect(first.inputRequest).toEqual({ paused: 'r1' });
+    const again = changeFor(first.run, pauseWaiting(stateOf(first.run), 'r1'), new Date());
     expect(again.outbox).toEqual([]);
   });
 });

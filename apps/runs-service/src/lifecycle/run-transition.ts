@@ -28,7 +28,7 @@ export interface RunTransition {
   /** Event 0: the instructions version the run is dispatched with (null: the agent has none). */
   instructionsVersionId?: number | null;
   /** The input request the edge asks or closes, written in the same unit of work (docs/input-requests.md). */
-  inputRequest?: { asked: AskedInputRequest } | { closed: ClosedInputRequest };
+  inputRequest?: { asked: AskedInputRequest } | { closed: ClosedInputRequest } | { paused: string };
   /** `suspend`: the run leaves admission's count of executing runs; `readmit`: it waits for admission again. */
   admission?: 'suspend' | 'readmit';
 }
@@ -97,6 +97,14 @@ export function answer(state: RunState, event: Record<string, unknown>, closed: 
     inputRequest: { closed },
     admission: 'readmit',
   };
+}
+
+/**
+ * A suspended run waiting past RUN_PAUSE_AFTER_MS: paused, written only while its request `requestId` is
+ * still pending and not paused yet, so a pause never lands after the answer, nor twice.
+ */
+export function pauseWaiting(state: RunState, requestId: string): RunTransition {
+  return { ...pause(state), inputRequest: { paused: requestId } };
 }
 
 /** Recorded as an event; the state changes (and run.paused fires) only for a run not paused yet. */
