@@ -161,6 +161,9 @@ describe('Input requests: ask, answer by API or timeout, resume without holding 
     expectProblem(await requestsOf(agentId, runId, other.key), 404);
     const theirs = await http(base, 'GET', '/v1/input-requests?status=pending', { key: other.key });
     expect([theirs.status, theirs.body.input_requests]).toEqual([200, []]);
+    expectProblem(await http(base, 'GET', '/v1/input-requests?status=waiting', { key: KEY }), 400);
+    const mine = await http(base, 'GET', '/v1/input-requests', { key: KEY });
+    expect(mine.body.input_requests.map((r: any) => r.request_id)).toContain(request.request_id);
     expect((await requestsOf(agentId, runId)).body.input_requests[0].status).toBe('pending');
     expect((await answer(agentId, runId, request.request_id, { answer: 'reject' })).status).toBe(200);
     await finished(agentId, runId);
