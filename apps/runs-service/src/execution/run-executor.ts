@@ -1,8 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { AgentContext, AgentsPatterns, RUNTIME_PROTOCOL_VERSION, RunDispatch, RuntimeLine } from '@aas/contracts';
-import { RunSuspension } from '../input-requests/run-suspension';
-import { isSuspendingLine } from '../input-requests/suspending-line';
 import { ServiceClient } from '@aas/platform';
 import { RunsEnv } from '../config/runs.env';
 import { ToolCatalogueSource } from '../tools/tool-catalogue';
@@ -12,6 +10,8 @@ import { AGENT_RUNTIME, AgentRuntime, RuntimeFailure } from './agent-runtime';
 import { RunRecordStore } from '../lifecycle/run-record.store';
 import { RunLifecycle } from '../lifecycle/run-lifecycle.service';
 import { fail, pause, start } from '../lifecycle/run-transition';
+import { RunSuspension } from '../input-requests/run-suspension';
+import { isSuspendingLine } from '../input-requests/suspending-line';
 import { LineContext, transitionFor } from './line-transition';
 
 const TIMED_OUT = 'timeout';
@@ -47,7 +47,7 @@ export class RunExecutor {
     const run = await this.runs.find(runId);
     if (!run || run.isFinished) return;
     if (Number(run.eventCount) > 0) return this.resume(run);
-    const context = await this.agentContext(run);
+    const context = await this.agentContext(run, 'its agent was deleted before the run started');
     if (!context) return;
     // An agents-service of an earlier version names no version: recorded as unknown (null).
     const version = context.instructions?.version_id ?? null;
@@ -63,7 +63,7 @@ export class RunExecutor {
    */
   private async resume(run: RunEntity): Promise<void> {
     // Read before the claim: a failure here retries the job with the continuation still unclaimed.
-    const context = await this.agentContext(run);
+    const context = await this.agentContext(run, 'its agent was deleted while the run waited');
     if (!context) return;
     const claimed = await this.suspension.claimContinuation(run.id);
     if (!claimed) {
@@ -75,11 +75,11 @@ export class RunExecutor {
   }
 
   /** What the dispatch needs of the agent; undefined (and the run ended) when its agent was deleted and its id taken. */
-  private async agentContext(run: RunEntity): Promise<AgentContext | undefined> {
+  private async agentContext(run: RunEntity, deletedReason: string): Promise<AgentContext | undefined> {
     const context = await this.services.request(AgentsPatterns.GetAgentForRun, { user_id: run.userId, agent_id: run.agentId });
     // The agent was deleted and a new one took its id: the run is not executed with the new one's instructions.
     if (run.agentGeneration !== null && Number(run.agentGeneration) !== context.generation) {
-      await this.abandon(run.id, 'its agent was deleted before the run started');
+      await this.abandon(run.id, deletedReason);
       return undefined;
     }
     return context;
