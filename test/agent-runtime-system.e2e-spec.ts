@@ -192,7 +192,7 @@ describe('runs executed by the agent runtime app, through the API', () => {
     const run = await eventually('the scheduled run to finish', async () => (await http(base, 'GET', `/v1/agents/${agentId}/runs/${runId}`, { key: KEY })).body.run, (r) => r.is_finished);
     expect(run).toMatchObject({ scheduled_for: fireTime, trigger_data: null });
     const dispatch = dispatches.requests.filter((request) => request.method === 'POST').map((request) => JSON.parse(request.body)).find((body) => body.run_id === runId);
-    expect(dispatch).toMatchObject({ protocol_version: 2, scheduled_for: fireTime, trigger_kind: 'schedule' });
+    expect(dispatch).toMatchObject({ protocol_version: 3, scheduled_for: fireTime, trigger_kind: 'schedule' });
     const asked = fake.requestsFor(marker).map((request) => JSON.stringify(request.body.messages));
     expect(asked.some((text) => text.includes(`fired for ${fireTime}`))).toBe(true);
     const events = (await http(base, 'GET', `/v1/agents/${agentId}/runs/${runId}/events`, { key: KEY })).body.events.map((e: { event: object }) => e.event);
@@ -245,6 +245,33 @@ describe('runs executed by the agent runtime app, through the API', () => {
     }
     // The model key goes to the model, and only in its authorization header.
     expect(fake.requests[0].headers.authorization).toBe(`Bearer ${MODEL_API_KEY}`);
+  });
+
+  it('a run whose model calls ask_user waits holding nothing, is answered by API, and the model goes on with the answer', async () => {
+    const agentId = (await http(base, 'POST', '/v1/agents', { key: KEY, body: {} })).body.agent.agent_id as string;
+    const marker = fake.script(
+      '[system-ask]',
+      { toolCalls: [{ name: 'ask_user', arguments: { prompt: 'Which city?', schema: { type: 'string', enum: ['Paris', 'Oslo'] } } }] },
+      { text: 'The weather in Oslo is mild.' },
+    );
+    const started = await http(base, 'POST', `/v1/agents/${agentId}/runs`, { key: KEY, body: { user_message: `${marker} report the weather`, skip_deploy_check: true } });
+    const runId = started.body.run.run_id as string;
+    const path = `/v1/agents/${agentId}/runs/${runId}/input-requests`;
+    const listed = await eventually('the question', async () => (await http(base, 'GET', path, { key: KEY })).body, (b) => b.input_requests?.length === 1);
+    const [request] = listed.input_requests;
+    expect(request).toMatchObject({ status: 'pending', prompt: 'Which city?', schema: { type: 'string', enum: ['Paris', 'Oslo'] } });
+    const bad = await http(base, 'POST', `${path}/${request.request_id}`, { key: KEY, body: { answer: 'Rome' } });
+    expect([bad.status, bad.body.errors?.[0]?.field]).toEqual([400, 'answer']);
+    expect((await http(base, 'POST', `${path}/${request.request_id}`, { key: KEY, body: { answer: 'Oslo' } })).status).toBe(200);
+    const run = await agents.finished(agentId, runId);
+    expect(run.status).toBe('completed');
+    const events = await agents.events(agentId, runId);
+    expect(events.map((event) => Object.keys(event)[0])).toEqual([
+      'started', 'title', 'step', 'tool_call', 'usage', 'waiting_for_input', 'input_answered', 'tool_result', 'step', 'message', 'usage', 'completed',
+    ]);
+    expect(events.at(-1)).toEqual({ completed: { outcome: 'success', summary: 'The weather in Oslo is mild.' } });
+    expect(JSON.stringify(fake.requestsFor(marker)[1].body.messages)).toContain('Oslo');
+    expect(run.usage.model_calls).toBe(2);
   });
 
   it('GET /v1/tools lists http_request, ask_user and the MCP server\'s tools with their icons', async () => {

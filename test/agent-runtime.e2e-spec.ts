@@ -279,6 +279,44 @@ describe('agent runtime (apps/agent-runtime) against a scripted model', () => {
     expect(answer.lines.at(-1).error).toMatch(/^deadline/);
   });
 
+  it('ask_user under protocol version 3 suspends with its conversation as the state, and resumes from the continuation', async () => {
+    const schema = { type: 'string', enum: ['yes', 'no'] };
+    const marker = fake.script(
+      '[ask-v3]',
+      { toolCalls: [{ name: 'ask_user', arguments: { prompt: 'Post it?', schema } }], usage: { input: 20, output: 4 } },
+      { text: 'Posted, as you said.' },
+    );
+    const first = dispatchOf({ protocol_version: 3, user_message: marker });
+    const asked = await post(url, first);
+    // The question is the last line: no terminal line, the stream ends, the run holds nothing here.
+    expect(types(asked.lines)).toEqual(['title', 'step', 'tool_call', 'usage', 'waiting_for_input']);
+    const question = asked.lines.at(-1);
+    expect(question).toMatchObject({ suspend: true, input_id: asked.lines[2].call_id, prompt: 'Post it?', schema });
+    expect(question.state).toMatchObject({ ask_call_id: asked.lines[2].call_id, steps: 1, input_tokens: 20, output_tokens: 4 });
+    expect(JSON.stringify(question.state.messages)).toContain(marker);
+
+    const continuation = { input_id: question.input_id, answer: 'yes', answered_by: { kind: 'user', user_id: randomUUID(), api_key_id: null }, answered_at: new Date().toISOString(), state: question.state };
+    const resumed = await post(url, { ...first, continuation });
+    expect(types(resumed.lines)).toEqual(['tool_result', 'step', 'message', 'usage', 'completed']);
+    expect(resumed.lines[0]).toMatchObject({ call_id: question.input_id, tool: 'ask_user', output: '"yes"', is_error: false });
+    expect(resumed.lines[1].title).toBe('Step 2');
+    expect(resumed.lines.at(-1)).toEqual({ type: 'completed', outcome: 'success', summary: 'Posted, as you said.' });
+    // The model is given the whole conversation again, with the answer as ask_user's result.
+    const [, second] = fake.requestsFor(marker);
+    const sent = JSON.stringify(second.body.messages);
+    expect(sent).toContain('Post it?');
+    expect(sent).toContain('yes');
+    expect(second.body.messages.at(-1)).toMatchObject({ role: 'tool' });
+  });
+
+  it('refuses a continuation whose state it did not write', async () => {
+    const marker = fake.script('[bad-state]', { text: 'never asked' });
+    const continuation = { input_id: 'q', answer: 'yes', answered_by: { kind: 'timeout' as const }, answered_at: new Date().toISOString(), state: { not: 'mine' } };
+    const answer = await post(url, dispatchOf({ protocol_version: 3, user_message: marker, continuation }));
+    expect(answer.lines).toEqual([{ type: 'failed', error: 'the continuation carries a state this runtime did not write' }]);
+    expect(fake.requestsFor(marker)).toHaveLength(0);
+  });
+
   it('gives the model a scheduled run\'s fire time and a trigger\'s payload', async () => {
     const marker = fake.script('[input]', { text: 'ok' });
     await post(url, dispatchOf({ user_message: marker, trigger_kind: 'webhook', scheduled_for: '2026-11-27T07:00:00.000Z', trigger: { kind: 'webhook', trigger_id: 't1', depth: 0, payload: { order: 42 } } }));

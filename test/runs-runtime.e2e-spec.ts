@@ -89,7 +89,7 @@ describe('Runs through an external agent runtime (runtime-protocol.md)', () => {
         user_message: message,
         trigger_kind: 'api',
         instructions: null,
-        protocol_version: 2,
+        protocol_version: 3,
         scheduled_for: null,
         deadline_at: expect.any(String),
       });

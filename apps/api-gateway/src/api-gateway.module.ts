@@ -10,6 +10,7 @@ import { GatewayHealthModule } from './health/gateway-health.module';
 import { HttpMetrics } from './http/http-metrics';
 import { MeController } from './identity/me.controller';
 import { ToolsController } from './tools/tools.controller';
+import { InputRequestsController } from './input-requests/input-requests.controller';
 import { InstallationDeliveries } from './rate-limit/installation-deliveries';
 import { RunEventStreamController } from './runs/run-event-stream.controller';
 import { RunEventHub } from './runs/streams/run-event-hub';
@@ -40,7 +41,7 @@ export class ApiGatewayModule {
         MetricsModule.forApp('api-gateway'),
       ],
       providers: [CallerServices, RunEventStreams, RunEventHub, StreamSlots, HttpMetrics, VerifiedHookUrls, InstallationDeliveries],
-      controllers: [ConsoleAuthController, MeController, ApiKeysController, AgentsController, WorkspacesController, InstructionsController, AllRunsController, RunsController, RunEventStreamController, AgentScheduleController, SchedulesController, WebhooksController, TriggersController, InboundHooksController, ToolsController],
+      controllers: [ConsoleAuthController, MeController, ApiKeysController, AgentsController, WorkspacesController, InstructionsController, AllRunsController, RunsController, RunEventStreamController, AgentScheduleController, SchedulesController, WebhooksController, TriggersController, InboundHooksController, ToolsController, InputRequestsController],
     };
   }
 }

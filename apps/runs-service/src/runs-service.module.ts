@@ -5,6 +5,7 @@ import { runQueuedJobPriority } from './admission/job-priority';
 import { AllRunsModule } from './all-runs/all-runs.module';
 import { RUNS_SERVICE } from './runs-service.definition';
 import { ExecutionModule } from './execution/execution.module';
+import { InputRequestsModule } from './input-requests/input-requests.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
 import { RunsModule } from './runs/runs.module';
 
@@ -21,6 +22,7 @@ export class RunsServiceModule {
         ServiceClientModule,
         RunsModule,
         ExecutionModule,
+        InputRequestsModule,
         AllRunsModule,
         MaintenanceModule,
       ],

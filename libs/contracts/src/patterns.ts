@@ -73,6 +73,10 @@ export const RunsPatterns = {
   RunStreamHeads: 'runs.streams.heads',
   /** The agent runtime's tool catalogue (GET /v1/tools). */
   ListTools: 'runs.tools.list',
+  /** Input requests (docs/input-requests.md): one run's, the caller's across agents, and an answer. */
+  ListRunInputRequests: 'runs.input-requests.list-run',
+  ListInputRequests: 'runs.input-requests.list',
+  AnswerInputRequest: 'runs.input-requests.answer',
 } as const;
 
 export const SchedulerPatterns = {

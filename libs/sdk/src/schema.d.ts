@@ -729,6 +729,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/input-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's input requests across their agents, oldest first (at most 100); `status=pending` for the open ones */
+        get: operations["InputRequestsController_listForUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agent_id}/runs/{run_id}/input-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A run's input requests, oldest first (at most 100) */
+        get: operations["InputRequestsController_listForRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agent_id}/runs/{run_id}/input-requests/{request_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer an input request; its run is dispatched again with the answer
+         * @description A 400 names the field of the answer that breaks the request's schema; a 409 when the request was already answered, timed out, or its run ended; a 413 past 65,536 bytes of answer.
+         */
+        post: operations["InputRequestsController_answer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1610,6 +1664,64 @@ export interface components {
         };
         ToolListResponse: {
             tools: components["schemas"]["ToolDto"][];
+        };
+        InputTimeoutFallbackDto: {
+            /** @enum {string} */
+            action: "fail" | "reject" | "approve" | "default";
+            /** @description `default` only: the answer given at the timeout */
+            answer?: Record<string, never>;
+        };
+        InputAnswererDto: {
+            /** @enum {string} */
+            kind: "user" | "timeout";
+            /**
+             * Format: uuid
+             * @description `user`: who answered
+             */
+            user_id?: string;
+            /** @description `user`: the API key used; null for a console session */
+            api_key_id?: string | null;
+        };
+        InputRequestDto: {
+            /** Format: uuid */
+            request_id: string;
+            /** Format: uuid */
+            run_id: string;
+            /** Format: uuid */
+            agent_id: string;
+            /** @enum {string} */
+            status: "pending" | "answered" | "timed_out" | "void";
+            /** @description The runtime's id of the question (the line's input_id) */
+            input_id: string;
+            prompt: string;
+            /** @description JSON Schema the answer must match */
+            schema: {
+                [key: string]: unknown;
+            };
+            /** @description When the answer is one of these strings */
+            choices?: string[] | null;
+            /** @description Addresses answer links may be sent to */
+            notify: string[];
+            on_timeout: components["schemas"]["InputTimeoutFallbackDto"];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            timeout_at: string;
+            /** @description The answer (any JSON); null until answered */
+            answer?: Record<string, never> | null;
+            /** Format: date-time */
+            answered_at?: string | null;
+            answered_by?: components["schemas"]["InputAnswererDto"] | null;
+        };
+        InputRequestListResponse: {
+            input_requests: components["schemas"]["InputRequestDto"][];
+        };
+        AnswerInputRequestBody: {
+            /** @description Any JSON valid against the request's schema (or one of its choices) */
+            answer: Record<string, never>;
+        };
+        InputRequestResponse: {
+            input_request: components["schemas"]["InputRequestDto"];
         };
     };
     responses: never;
@@ -4925,6 +5037,185 @@ export interface operations {
             };
             /** @description Service Unavailable */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Any other error, as Problem Details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+        };
+    };
+    InputRequestsController_listForUser: {
+        parameters: {
+            query?: {
+                /** @description Only the requests in this status */
+                status?: "pending" | "answered" | "timed_out" | "void";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InputRequestListResponse"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Any other error, as Problem Details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+        };
+    };
+    InputRequestsController_listForRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InputRequestListResponse"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Any other error, as Problem Details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+        };
+    };
+    InputRequestsController_answer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+                run_id: string;
+                request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnswerInputRequestBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InputRequestResponse"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,4 +1,4 @@
-import { RunDispatch, RunDispatchTrigger } from '@aas/contracts';
+import { RunContinuation, RunDispatch, RunDispatchTrigger } from '@aas/contracts';
 import { Type } from 'class-transformer';
 import { IsArray, IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, MaxLength, Min, ValidateNested } from 'class-validator';
 
@@ -52,4 +52,9 @@ export class RunDispatchBody implements RunDispatch {
   @IsOptional()
   @IsObject()
   trigger?: RunDispatchTrigger;
+
+  /** Version 3: the answer to the question the run suspended on, and the state it kept (tool-run.ts). */
+  @IsOptional()
+  @IsObject()
+  continuation?: RunContinuation;
 }

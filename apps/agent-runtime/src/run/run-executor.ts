@@ -12,7 +12,7 @@ import { ToolCatalogueService } from '../tools/tool-catalogue.service';
 import { executeBuildRun } from './build-run';
 import { RunBudget } from './run-budget';
 import { RunContext } from './run-context';
-import { RunCancelled, RunStopped, deadlineStop } from './run-stop';
+import { RunCancelled, RunStopped, RunSuspended, deadlineStop } from './run-stop';
 import { executeToolRun } from './tool-run';
 
 /** Runs one dispatch to its end: a terminal line, or nothing when the connection was closed (a cancel). */
@@ -72,6 +72,8 @@ export class RunExecutor implements OnApplicationShutdown {
     // A stop reason wins over the error it caused (an aborted model call reports an AbortError).
     const reason: unknown = controller.signal.aborted ? controller.signal.reason : error;
     if (reason instanceof RunCancelled) return;
+    // Its question is the last line: runs-service sends the answer in a continuation.
+    if (reason instanceof RunSuspended) return;
     if (reason instanceof RunStopped) return writer.end({ type: 'failed', error: reason.message });
     this.logger.warn({ err: reason }, 'a run failed');
     writer.end({ type: 'failed', error: `the model failed: ${reason instanceof Error ? reason.message : String(reason)}` });

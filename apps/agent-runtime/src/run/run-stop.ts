@@ -18,3 +18,11 @@ export function deadlineStop(deadlineAt: string): RunStopped {
 export function shutdownStop(drainMs: number): RunStopped {
   return new RunStopped(`the agent runtime shut down before the run finished (SHUTDOWN_DRAIN_MS=${drainMs} passed)`);
 }
+
+/** A run that asked a person and suspended (protocol version 3): its stream ends after the question, with no terminal line. */
+export class RunSuspended extends Error {
+  override name = 'RunSuspended';
+  constructor() {
+    super('the run asked a person and suspended until the answer');
+  }
+}

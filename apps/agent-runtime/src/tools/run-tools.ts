@@ -12,6 +12,11 @@ export interface RunToolContext {
   outputMaxBytes: number;
   /** The MCP servers' tools (McpServers). */
   mcp: McpTool[];
+  /**
+   * Protocol version 3: ask_user has no execute, so the model's call ends the run's model loop and the run
+   * suspends (tool-run.ts); before it, ask_user waits, holding the run, until it ends.
+   */
+  suspends?: boolean;
 }
 
 // Header names whose values are credentials: shown as [redacted] in tool_call lines.
@@ -40,7 +45,7 @@ export function runTools(context: RunToolContext): { tools: ToolSet; announced: 
       execute: (input, { toolCallId, abortSignal }) =>
         observe(HTTP_REQUEST, toolCallId, { ...input, headers: redactHeaders(input.headers) }, () => sendHttpRequest(input, context.http, abortSignal), abortSignal),
     }),
-    [ASK_USER]: tool({
+    [ASK_USER]: context.suspends ? tool({ description: ASK_USER_DESCRIPTION, inputSchema: askUserInput }) : tool({
       description: ASK_USER_DESCRIPTION,
       inputSchema: askUserInput,
       execute: (input, { toolCallId, abortSignal }) =>

@@ -27,11 +27,14 @@ export interface Caller {
   requestId: string;
   /** The console session's id when a console session is calling, else undefined (an API key). */
   sessionId: string | undefined;
+  /** The API key's id when a key is calling, else undefined (a console session); an answer's audit names it. */
+  keyId?: string;
 }
 
 /** `@Caller() caller: Caller`: the caller of a route behind ApiKeyGuard. */
 export const Caller = createParamDecorator((_: unknown, ctx: ExecutionContext): Caller => {
   const request = ctx.switchToHttp().getRequest<AuthenticatedRequest>();
   if (!request.caller) throw new Error('@Caller() used on a route that ApiKeyGuard did not authenticate');
-  return { userId: request.caller.user_id, requestId: request.id, sessionId: request.caller.session_id };
+  const { user_id, session_id, key_id } = request.caller;
+  return { userId: user_id, requestId: request.id, sessionId: session_id, keyId: key_id || undefined };
 });

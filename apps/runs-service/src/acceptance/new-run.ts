@@ -54,6 +54,7 @@ export function newRun(fields: NewRunFields): RunEntity {
     lastEventAt: fields.startedAt,
     finishedAt: null,
     admittedAt: null,
+    awaitingInput: false,
     inputTokens: '0',
     outputTokens: '0',
     modelCalls: 0,

@@ -12,6 +12,8 @@ export interface AdmissionRow {
   runNumber: number;
   admitted: boolean;
   finished: boolean;
+  /** Suspended on an input request: neither waiting nor executing. */
+  awaitingInput?: boolean;
 }
 
 /**
@@ -34,7 +36,7 @@ export class FakeAdmissionStore extends AdmissionStore {
 
   async admitWaiting(_tx: Transaction, userId: string, limits: AdmissionLimits): Promise<PickedRun[]> {
     const mine = this.rows.filter((r) => r.userId === userId && !r.finished);
-    const executing = mine.filter((r) => r.admitted);
+    const executing = mine.filter((r) => r.admitted && !r.awaitingInput);
     const byAge = (a: AdmissionRow, b: AdmissionRow) => a.startedAt.getTime() - b.startedAt.getTime() || a.runNumber - b.runNumber;
     const candidates = [...new Set(mine.filter((r) => !r.admitted).map((r) => r.agentId))].flatMap((agentId) => {
       const room = limits.perAgent === null ? Infinity : Math.max(limits.perAgent - executing.filter((r) => r.agentId === agentId).length, 0);
@@ -57,7 +59,7 @@ export class FakeAdmissionStore extends AdmissionStore {
 
   async usersToAdmit(limits: AdmissionLimits): Promise<string[]> {
     const waiting = [...new Set(this.rows.filter((r) => !r.admitted && !r.finished).map((r) => r.userId))].sort();
-    const executing = (userId: string) => this.rows.filter((r) => r.userId === userId && r.admitted && !r.finished).length;
+    const executing = (userId: string) => this.rows.filter((r) => r.userId === userId && r.admitted && !r.awaitingInput && !r.finished).length;
     return waiting.filter((userId) => limits.perUser === null || executing(userId) < limits.perUser);
   }
 }

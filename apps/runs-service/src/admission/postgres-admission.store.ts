@@ -7,7 +7,8 @@ import { AdmissionLimits } from './admission-limits';
 import { AdmissionLockMode, AdmissionStore, PickedRun } from './admission.store';
 
 const WAITING = 'admitted_at IS NULL AND NOT is_finished';
-const EXECUTING = 'admitted_at IS NOT NULL AND NOT is_finished';
+// A run suspended on an input request holds no admission slot (docs/input-requests.md).
+const EXECUTING = 'admitted_at IS NOT NULL AND NOT is_finished AND NOT awaiting_input';
 
 /**
  * Counts the user's executing runs (admitted, not finished) per agent and admits its oldest waiting

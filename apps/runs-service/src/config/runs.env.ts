@@ -102,6 +102,15 @@ export class RunsEnv extends ServiceEnv {
   QUOTA_WAITING_RUNS_PER_USER: number = 1000;
 
   /**
+   * Input requests one user may have pending (docs/input-requests.md): a run that asks past it ends in
+   * error, so one user's waiting questions (and their kept state) stay bounded. 0: no limit.
+   */
+  @IsInt({ message: 'QUOTA_PENDING_INPUT_REQUESTS_PER_USER must be an integer (0: no limit)' })
+  @Min(0)
+  @Max(1_000_000)
+  QUOTA_PENDING_INPUT_REQUESTS_PER_USER: number = 100;
+
+  /**
    * Runs one chain of triggered runs may start besides the run at its root: event triggers, and this
    * installation's webhook deliveries into its inbound endpoints. 0: no limit.
    */

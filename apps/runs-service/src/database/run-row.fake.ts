@@ -39,6 +39,7 @@ export function runRow(overrides: Partial<RunEntity> = {}): RunEntity {
     lastEventAt: at,
     finishedAt: null,
     admittedAt: at,
+    awaitingInput: false,
     inputTokens: '0',
     outputTokens: '0',
     modelCalls: 0,

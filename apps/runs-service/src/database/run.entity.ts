@@ -115,6 +115,10 @@ export class RunEntity {
   @Column({ name: 'admitted_at', type: 'timestamptz', nullable: true })
   admittedAt!: Date | null;
 
+  /** Suspended on an input request (docs/input-requests.md): not executing, so not counted by admission. */
+  @Column({ name: 'awaiting_input', type: 'boolean', default: false })
+  awaitingInput!: boolean;
+
   /** Tokens the runtime's `usage` lines reported (docs/runtime-protocol.md), and how many lines. */
   @Column({ name: 'input_tokens', type: 'bigint', default: 0 })
   inputTokens!: string;

@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { QueueNames } from '@aas/contracts';
 import { RunsEnv } from '../config/runs.env';
+import { InputRequestsModule } from '../input-requests/input-requests.module';
 import { LifecycleModule } from '../lifecycle/lifecycle.module';
 import { ToolsModule } from '../tools/tools.module';
 import { AGENT_RUNTIME, AgentRuntime } from './agent-runtime';
@@ -13,7 +14,7 @@ import { RunExecutor } from './run-executor';
 
 /** Executing admitted runs through the agent runtime; every state change goes through the lifecycle. */
 @Module({
-  imports: [BullModule.registerQueue({ name: QueueNames.RunsExecution }), LifecycleModule, ToolsModule],
+  imports: [BullModule.registerQueue({ name: QueueNames.RunsExecution }), LifecycleModule, ToolsModule, InputRequestsModule],
   providers: [
     {
       provide: AGENT_RUNTIME,

@@ -1,5 +1,5 @@
 import { ConfigService } from '@nestjs/config';
-import { AgentContext, AgentsPatterns, EventNames, RunDispatch, RuntimeLine } from '@aas/contracts';
+import { AgentContext, AgentsPatterns, EventNames, RunContinuation, RunDispatch, RuntimeLine } from '@aas/contracts';
 import { ServiceClient } from '@aas/platform';
 import { RunsEnv } from '../config/runs.env';
 import { ToolCatalogueSource } from '../tools/tool-catalogue';
@@ -7,6 +7,7 @@ import { runRow } from '../database/run-row.fake';
 import { RunEntity } from '../database/run.entity';
 import { AgentRuntime } from './agent-runtime';
 import { RunExecutor } from './run-executor';
+import { RunSuspension } from '../input-requests/run-suspension';
 import { FakeRunRecordStore } from '../lifecycle/run-record.store.fake';
 import { recorderOnFakes } from '../lifecycle/run-recorder.fake';
 
@@ -23,8 +24,13 @@ class ScriptedRuntime implements AgentRuntime {
 }
 
 describe(RunExecutor.name, () => {
-  /** `versions`: the instructions versions agents-service still keeps, by id (GetInstructionsVersion). */
-  function setup(run: RunEntity, lines: RuntimeLine[], context: Partial<AgentContext> = {}, versions: Record<number, AgentContext['instructions']> = {}) {
+  /** `versions`: the instructions versions agents-service still keeps, by id (GetInstructionsVersion); `continuation`: an answer waiting to be claimed. */
+  function setup(
+    run: RunEntity,
+    lines: RuntimeLine[],
+    context: Partial<AgentContext> = {},
+    { versions = {}, continuation }: { versions?: Record<number, AgentContext['instructions']>; continuation?: RunContinuation } = {},
+  ) {
     const store = new FakeRunRecordStore([run]);
     const { lifecycle, pushed, admissionKicks } = recorderOnFakes(store);
     const runtime = new ScriptedRuntime(lines);
@@ -43,10 +49,20 @@ describe(RunExecutor.name, () => {
     };
     const config = { get: (name: string) => settings[name] } as unknown as ConfigService<RunsEnv, true>;
     const tools = { icons: async () => (tool: string) => (tool === 'search' ? 'magnifier' : null) } as unknown as ToolCatalogueSource;
-    const sut = new RunExecutor(store, runtime, lifecycle, services, config, tools);
+    const suspended: Array<{ line: RuntimeLine; timeLeftMs: number }> = [];
+    let unclaimed = continuation;
+    const suspension = {
+      suspend: async (_run: RunEntity, line: RuntimeLine, deadline: number) => void suspended.push({ line, timeLeftMs: deadline - Date.now() }),
+      claimContinuation: async () => {
+        const claimed = unclaimed && { continuation: unclaimed, timeLeftMs: 5000 };
+        unclaimed = undefined;
+        return claimed;
+      },
+    } as unknown as RunSuspension;
+    const sut = new RunExecutor(store, runtime, lifecycle, services, config, tools, suspension);
     const events = () => store.events.map((e) => [e.index, Object.keys(e.body)[0]]);
     const saved = () => store.runs.get(run.id)!;
-    return { sut, store, runtime, asked, pushed, admissionKicks, events, saved };
+    return { sut, store, runtime, asked, pushed, admissionKicks, events, saved, suspended };
   }
 
   it('records event 0, then each line with contiguous indices and counters, and ends the run with its terminal line', async () => {
@@ -165,7 +181,7 @@ describe(RunExecutor.name, () => {
     const run = runRow({ pinnedInstructionsVersionId: '7', replayOf: '44444444-4444-4444-8444-444444444444' });
     const pinned = { content: 'the old way', plan_steps: [{ title: 't' }], version_id: 7 };
     const current = { instructions: { content: 'the new way', plan_steps: [], version_id: 9 } };
-    const { sut, runtime, saved, asked } = setup(run, [{ type: 'completed', outcome: 'success' }], current, { 7: pinned });
+    const { sut, runtime, saved, asked } = setup(run, [{ type: 'completed', outcome: 'success' }], current, { versions: { 7: pinned } });
     await sut.execute(run.id);
     expect(runtime.dispatches.map((d) => d.instructions)).toEqual([{ content: 'the old way', plan_steps: [{ title: 't' }] }]);
     expect(saved()).toMatchObject({ status: 'completed', instructionsVersionId: '7' });
@@ -193,7 +209,38 @@ describe(RunExecutor.name, () => {
     const run = runRow({ eventCount: '3' });
     const { sut, runtime, asked, saved } = setup(run, [{ type: 'completed', outcome: 'success' }]);
     await sut.execute(run.id);
-    expect([runtime.dispatches, asked, saved().status, saved().eventCount]).toEqual([[], [], 'error', '4']);
+    expect([runtime.dispatches, asked, saved().status, saved().eventCount]).toEqual([[], [AgentsPatterns.GetAgentForRun], 'error', '4']);
+  });
+
+  it('stops reading at a suspending line (version 3) and hands it to the suspension, with the time the run has left', async () => {
+    const run = runRow();
+    const ask = { type: 'waiting_for_input', suspend: true, input_id: 'q', prompt: 'ok?', choices: ['approve', 'reject'], state: { n: 1 } };
+    const { sut, events, saved, suspended } = setup(run, [{ type: 'step', title: 'a' }, ask, { type: 'step', title: 'late' }]);
+    await sut.execute(run.id);
+    expect([events(), saved().status]).toEqual([[[0, 'started'], [1, 'step']], 'in_progress']);
+    expect(suspended).toEqual([{ line: ask, timeLeftMs: expect.any(Number) }]);
+    expect(suspended[0].timeLeftMs).toBeGreaterThan(59_000);
+  });
+
+  it('dispatches an answered run once more, as a continuation with the answer, its state and the time it had left', async () => {
+    const run = runRow({ eventCount: '3' });
+    const continuation: RunContinuation = {
+      input_id: 'q',
+      answer: 'approve',
+      answered_by: { kind: 'user', user_id: run.userId, api_key_id: null },
+      answered_at: '2026-01-01T00:00:00.000Z',
+      state: { n: 1 },
+    };
+    const { sut, runtime, saved, events } = setup(run, [{ type: 'completed', outcome: 'success' }], {}, { continuation });
+    const before = Date.now();
+    await sut.execute(run.id);
+    expect(runtime.dispatches).toHaveLength(1);
+    expect(runtime.dispatches[0]).toMatchObject({ run_id: run.id, continuation });
+    expect(Date.parse(runtime.dispatches[0].deadline_at) - before).toBeLessThanOrEqual(5000 + 50);
+    expect([saved().status, events()]).toEqual(['completed', [[3, 'completed']]]);
+    // Its job taken again (a stalled worker): the continuation was claimed, so the run is not dispatched twice.
+    await sut.execute(run.id);
+    expect(runtime.dispatches).toHaveLength(1);
   });
 
   it('fails a run whose runtime closes the stream without a terminal line, and ignores a finished run', async () => {

@@ -10,6 +10,8 @@ import { AGENT_RUNTIME, AgentRuntime, RuntimeFailure } from './agent-runtime';
 import { RunRecordStore } from '../lifecycle/run-record.store';
 import { RunLifecycle } from '../lifecycle/run-lifecycle.service';
 import { fail, pause, start } from '../lifecycle/run-transition';
+import { RunSuspension } from '../input-requests/run-suspension';
+import { isSuspendingLine } from '../input-requests/suspending-line';
 import { LineContext, transitionFor } from './line-transition';
 
 const TIMED_OUT = 'timeout';
@@ -35,6 +37,7 @@ export class RunExecutor {
     private readonly services: ServiceClient,
     private readonly config: ConfigService<RunsEnv, true>,
     private readonly tools: ToolCatalogueSource,
+    private readonly suspension: RunSuspension,
   ) {
     // Validated at start (RunsEnv): a table that does not parse here is a bug, not a setting.
     const prices = parseCreditPrices(config.get('CREDIT_PRICES', { infer: true }));
@@ -45,22 +48,9 @@ export class RunExecutor {
   async execute(runId: string): Promise<void> {
     const run = await this.runs.find(runId);
     if (!run || run.isFinished) return;
-    if (Number(run.eventCount) > 0) {
-      // Its worker died or lost its database mid-run: the runtime's side effects cannot be replayed safely, so it ends in error.
-      await this.lifecycle.record(run.id, (state) =>
-        fail(state, 'execution was interrupted (its worker stopped or lost its database connection); not retried'),
-      );
-      return;
-    }
-    const context = await this.services.request(AgentsPatterns.GetAgentForRun, {
-      user_id: run.userId,
-      agent_id: run.agentId,
-    });
-    // The agent was deleted and a new one took its id: the run is not executed with the new one's instructions.
-    if (run.agentGeneration !== null && Number(run.agentGeneration) !== context.generation) {
-      await this.abandon(run.id, 'its agent was deleted before the run started');
-      return;
-    }
+    if (Number(run.eventCount) > 0) return this.resume(run);
+    const context = await this.agentContext(run, 'its agent was deleted before the run started');
+    if (!context) return;
     const instructions = await this.instructionsOf(run, context);
     if (instructions === PRUNED) {
       const pinned = run.pinnedInstructionsVersionId;
@@ -86,6 +76,41 @@ export class RunExecutor {
   }
 
   /**
+   * A run that had started: its continuation when an answer readmitted it (docs/input-requests.md), a new
+   * dispatch made once per answer; otherwise its worker died or lost its database mid-run, and the
+   * runtime's side effects cannot be replayed safely, so it ends in error.
+   */
+  private async resume(run: RunEntity): Promise<void> {
+    // Read before the claim: a failure here retries the job with the continuation still unclaimed.
+    const context = await this.agentContext(run, 'its agent was deleted while the run waited');
+    if (!context) return;
+    const instructions = await this.instructionsOf(run, context);
+    if (instructions === PRUNED) {
+      const pinned = run.pinnedInstructionsVersionId;
+      await this.abandon(run.id, `its instructions version ${pinned} was pruned while the run waited (QUOTA_INSTRUCTION_VERSIONS_KEPT)`);
+      return;
+    }
+    const claimed = await this.suspension.claimContinuation(run.id);
+    if (!claimed) {
+      await this.abandon(run.id, 'execution was interrupted (its worker stopped or lost its database connection); not retried');
+      return;
+    }
+    const deadline = new Date(Date.now() + claimed.timeLeftMs);
+    await this.drive(run, { ...dispatchFor(run, instructions, deadline), continuation: claimed.continuation });
+  }
+
+  /** What the dispatch needs of the agent; undefined (and the run ended) when its agent was deleted and its id taken. */
+  private async agentContext(run: RunEntity, deletedReason: string): Promise<AgentContext | undefined> {
+    const context = await this.services.request(AgentsPatterns.GetAgentForRun, { user_id: run.userId, agent_id: run.agentId });
+    // The agent was deleted and a new one took its id: the run is not executed with the new one's instructions.
+    if (run.agentGeneration !== null && Number(run.agentGeneration) !== context.generation) {
+      await this.abandon(run.id, deletedReason);
+      return undefined;
+    }
+    return context;
+  }
+
+  /**
    * Shutdown past SHUTDOWN_DRAIN_MS: the runs still executing here end in error.
    * A runtime's side effects cannot be replayed, so no other replica may resume them.
    */
@@ -101,7 +126,9 @@ export class RunExecutor {
   private async drive(run: RunEntity, dispatch: RunDispatch): Promise<void> {
     const controller = new AbortController();
     const unregister = this.lifecycle.watch(run.id, controller);
-    const timeout = setTimeout(() => controller.abort(TIMED_OUT), this.config.get('RUN_TIMEOUT_MS', { infer: true }));
+    // What is left of RUN_TIMEOUT_MS: time a run spent suspended on an input request does not count.
+    const deadline = Date.parse(dispatch.deadline_at);
+    const timeout = setTimeout(() => controller.abort(TIMED_OUT), Math.max(0, deadline - Date.now()));
     const pauseTimer = new PauseTimer(this.config.get('RUN_PAUSE_AFTER_MS', { infer: true }), () => {
       this.lifecycle.record(run.id, (state) => pause(state)).catch((error: Error) => {
         // The run stays waiting; it will pause or end with its next line, timeout or cancel.
@@ -113,6 +140,8 @@ export class RunExecutor {
       let icons: Promise<LineContext['iconOf']> | undefined;
       for await (const line of this.runtime.execute(dispatch, controller.signal)) {
         pauseTimer.onLine(line);
+        // Version 3: the runtime ends its stream after asking; the run holds no worker while it waits.
+        if (isSuspendingLine(line)) return await this.suspension.suspend(run, line, deadline);
         const context: LineContext = { prices: this.prices, iconOf: line.type === 'tool_call' ? await (icons ??= this.tools.icons()) : NO_ICONS };
         if ((await this.lifecycle.record(run.id, (state) => transitionFor(state, line, context))) !== 'recorded') return;
       }

@@ -33,9 +33,12 @@ export class CancelSignals implements OnModuleInit, OnApplicationShutdown {
     this.subscriber?.disconnect();
   }
 
+  /** The release forgets only its own controller: a run's continuation may register before the dispatch it follows has released. */
   register(runId: string, controller: AbortController): () => void {
     this.running.set(runId, controller);
-    return () => this.running.delete(runId);
+    return () => {
+      if (this.running.get(runId) === controller) this.running.delete(runId);
+    };
   }
 
   /** Aborts every run this process executes (shutdown past its drain deadline). */

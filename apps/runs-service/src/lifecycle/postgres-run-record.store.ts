@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { OutboxRelay, Transaction, managerOf, recordEvent } from '@aas/platform';
 import { DataSource } from 'typeorm';
 import { RunEntity } from '../database/run.entity';
-import { ChangeResult, PendingEnd, RunChange, RunEndLine, RunRecordStore } from './run-record.store';
+import { ChangeResult, InputRequestClosedError, PendingEnd, RunChange, RunEndLine, RunRecordStore } from './run-record.store';
 import { fromStoredChange, toStoredChange } from './stored-change';
 
 /** Run events and state changes on the runs, run_events, run_ends and outbox tables (run-record.store.ts). */
@@ -31,6 +31,7 @@ export class PostgresRunRecordStore extends RunRecordStore {
     if (run && !run.isFinished && (await manager.query('SELECT 1 FROM run_ends WHERE run_id = $1', [runId])).length > 0) return { pending: true };
     const change = decide(run);
     if (!change) return undefined;
+    if (change.inputRequest) await this.writeInputRequest(tx, change);
     if (change.run.isFinished) {
       await manager.query('INSERT INTO run_ends (run_id, change, retry_at) VALUES ($1, $2::jsonb, $3)', [runId, JSON.stringify(toStoredChange(change)), leaseUntil]);
       return { aside: change };
@@ -83,6 +84,42 @@ export class PostgresRunRecordStore extends RunRecordStore {
     return rows.map((row) => row.run_id);
   }
 
+  /**
+   * The input request a change asks, or closes: closing answers InputRequestClosedError (and the unit of
+   * work rolls back) unless it is still pending, so of two answers at once exactly one is written.
+   */
+  private async writeInputRequest(tx: Transaction, change: RunChange): Promise<void> {
+    const manager = managerOf(this.dataSource, tx);
+    const { run, event, inputRequest } = change;
+    if (inputRequest && 'asked' in inputRequest) {
+      const r = inputRequest.asked;
+      await manager.query(
+        `INSERT INTO input_requests (id, run_id, user_id, agent_id, input_id, prompt, schema, choices, notify, on_timeout, state,
+                                     time_left_ms, status, created_at, pause_at, timeout_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9::jsonb, $10::jsonb, $11, $12, 'pending', $13, $14, $15)`,
+        [r.id, run.id, run.userId, run.agentId, r.inputId, r.prompt, JSON.stringify(r.schema), r.choices && JSON.stringify(r.choices),
+          JSON.stringify(r.notify), JSON.stringify(r.onTimeout), r.state, r.timeLeftMs, event.at, r.pauseAt, r.timeoutAt],
+      );
+      return;
+    }
+    if (!inputRequest) return;
+    if ('paused' in inputRequest) {
+      const [, paused]: [unknown, number] = await manager.query(
+        `UPDATE input_requests SET paused = true WHERE id = $1 AND run_id = $2 AND status = 'pending' AND NOT paused`,
+        [inputRequest.paused, run.id],
+      );
+      if (paused !== 1) throw new InputRequestClosedError(inputRequest.paused);
+      return;
+    }
+    const c = inputRequest.closed;
+    const [, closed]: [unknown, number] = await manager.query(
+      `UPDATE input_requests SET status = $3, answer = $4, answered_at = $5, answered_by = $6::jsonb
+        WHERE id = $1 AND run_id = $2 AND status = 'pending'`,
+      [c.id, run.id, c.status, c.answer, event.at, JSON.stringify(c.answeredBy)],
+    );
+    if (closed !== 1) throw new InputRequestClosedError(c.id);
+  }
+
   /** The event, the run's columns and the outbox events; the relay publishes them once `tx` commits. */
   private async write(tx: Transaction, change: RunChange, payloadExtra: object): Promise<void> {
     const manager = managerOf(this.dataSource, tx);
@@ -96,6 +133,8 @@ export class PostgresRunRecordStore extends RunRecordStore {
     const { id, ...columns } = change.run;
     await manager.update(RunEntity, { id }, columns);
     for (const write of change.outbox) await recordEvent(manager, write.event, { ...write.payload, ...payloadExtra });
+    // A run that ends (a cancel, a failure, its agent deleted) voids its open question: answering it is a 409.
+    if (change.run.isFinished) await manager.query(`UPDATE input_requests SET status = 'void' WHERE run_id = $1 AND status = 'pending'`, [change.run.id]);
     if (change.outbox.length > 0) this.outbox.kickAfterCommit(tx);
   }
 }

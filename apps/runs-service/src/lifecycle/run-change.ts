@@ -29,6 +29,7 @@ export function changeFor(run: RunEntity, t: RunTransition, now: Date): RunChang
     finishedAt: t.next.isFinished && !before.isFinished ? now : run.finishedAt,
     instructionsVersionId: t.instructionsVersionId === undefined ? run.instructionsVersionId : t.instructionsVersionId === null ? null : String(t.instructionsVersionId),
     ...lineFields(run, t),
+    ...admissionFields(t),
   };
   const outbox: OutboxWrite[] = [];
   if (t.lifecycle) outbox.push({ event: t.lifecycle, payload: lifecycleEvent(after, t, now) });
@@ -37,7 +38,16 @@ export function changeFor(run: RunEntity, t: RunTransition, now: Date): RunChang
   if (agentVisible || index === 0) outbox.push({ event: EventNames.RunProgress, payload: progressEvent(after, index, t, now) });
   if (t.instructions) outbox.push({ event: EventNames.RunInstructions, payload: instructionsEvent(after, index, t.instructions) });
   if (t.agentName && run.runMode === 'build') outbox.push({ event: EventNames.RunAgentName, payload: agentNameEvent(after, index, t.agentName) });
-  return { event: { index, at: now, body: t.event }, run: after, outbox };
+  const change: RunChange = { event: { index, at: now, body: t.event }, run: after, outbox };
+  if (t.inputRequest) change.inputRequest = t.inputRequest;
+  return change;
+}
+
+/** A suspended run is not executing; an answered one waits for admission again (admission/). */
+function admissionFields(t: RunTransition): Partial<RunEntity> {
+  if (t.admission === 'suspend') return { awaitingInput: true };
+  if (t.admission === 'readmit') return { awaitingInput: false, admittedAt: null };
+  return {};
 }
 
 /** The columns the version 2 lines set: usage and its credits, the tools used, the title. */

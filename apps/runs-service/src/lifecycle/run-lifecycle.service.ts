@@ -28,6 +28,14 @@ export class RunLifecycle {
     return this.recorder.apply(runId, makeTransition);
   }
 
+  /**
+   * An edge that changes what admission counts (a run suspended on an input request frees its slot; an
+   * answered one waits for it again): once committed, the user's admission is kicked.
+   */
+  recordForAdmission(runId: string, userId: string, makeTransition: (state: RunState) => RunTransition): Promise<RecordResult> {
+    return this.recorder.apply(runId, makeTransition, () => this.admission.kick(userId));
+  }
+
   /** Stops the run; once that is committed, the worker executing it (on any replica) aborts its runtime request. */
   stop(runId: string, reason: string | null): Promise<RecordResult> {
     return this.recorder.apply(runId, (state) => stop(state, reason), () => this.cancels.signal(runId));

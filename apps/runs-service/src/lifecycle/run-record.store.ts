@@ -1,5 +1,7 @@
 import { Transaction } from '@aas/platform';
+import { ConflictError } from '@aas/problem-details';
 import { RunEntity } from '../database/run.entity';
+import { RunTransition } from './run-transition';
 
 /** An outbox event to record with a change: published if and only if the change commits. */
 export interface OutboxWrite {
@@ -12,6 +14,15 @@ export interface RunChange {
   event: { index: number; at: Date; body: Record<string, unknown> };
   run: RunEntity;
   outbox: OutboxWrite[];
+  /** The input request the change asks or closes: written with it, before an end is set aside. */
+  inputRequest?: RunTransition['inputRequest'];
+}
+
+/** A change closing an input request that is no longer pending (answered, timed out, void): nothing was written. */
+export class InputRequestClosedError extends ConflictError {
+  constructor(requestId: string) {
+    super(`Input request ${requestId} is no longer pending: it was answered, timed out, or its run ended`);
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { EventNames, RunLifecycleEventName, RunOutcome, ToolIcon } from '@aas/contracts';
+import { EventNames, InputAnswerer, InputTimeoutFallback, RunLifecycleEventName, RunOutcome, ToolIcon } from '@aas/contracts';
 
 /** The state of a run that lines act on. */
 export interface RunState {
@@ -27,6 +27,34 @@ export interface RunTransition {
   agentName?: { name: string; explanation: string | null };
   /** Event 0: the instructions version the run is dispatched with (null: the agent has none). */
   instructionsVersionId?: number | null;
+  /** The input request the edge asks or closes, written in the same unit of work (docs/input-requests.md). */
+  inputRequest?: { asked: AskedInputRequest } | { closed: ClosedInputRequest } | { paused: string };
+  /** `suspend`: the run leaves admission's count of executing runs; `readmit`: it waits for admission again. */
+  admission?: 'suspend' | 'readmit';
+}
+
+/** An input request a suspending `waiting_for_input` line asks; `state` and `answer` as JSON text. */
+export interface AskedInputRequest {
+  id: string;
+  inputId: string;
+  prompt: string;
+  schema: Record<string, unknown>;
+  choices: string[] | null;
+  notify: string[];
+  onTimeout: InputTimeoutFallback;
+  state: string;
+  /** What is left of the run's RUN_TIMEOUT_MS: its continuation gets that much. */
+  timeLeftMs: number;
+  pauseAt: Date;
+  timeoutAt: Date;
+}
+
+/** A pending input request closed by an answer (a person's, or its timeout's fallback). */
+export interface ClosedInputRequest {
+  id: string;
+  status: 'answered' | 'timed_out';
+  answer: string | null;
+  answeredBy: InputAnswerer;
 }
 
 /*
@@ -47,6 +75,36 @@ export function step(state: RunState, event: Record<string, unknown>): RunTransi
 
 export function waitForInput(state: RunState, event: Record<string, unknown>): RunTransition {
   return { event, stepDelta: 0, next: { ...state, hasPendingInput: true } };
+}
+
+/**
+ * A version 3 `waiting_for_input` line that suspends the run: it asks `request` and stops executing,
+ * holding no worker and no admission slot until an answer readmits it (answer below).
+ */
+export function suspend(state: RunState, event: Record<string, unknown>, request: AskedInputRequest): RunTransition {
+  return { event, stepDelta: 0, next: { ...state, hasPendingInput: true }, inputRequest: { asked: request }, admission: 'suspend' };
+}
+
+/**
+ * An input request answered (by a person or its timeout's fallback): a paused run is in progress again
+ * (no lifecycle event, as `resumed`), and the run waits for admission to be dispatched its continuation.
+ */
+export function answer(state: RunState, event: Record<string, unknown>, closed: ClosedInputRequest): RunTransition {
+  return {
+    event,
+    stepDelta: 0,
+    next: { ...state, status: 'in_progress', isPaused: false, hasPendingInput: false },
+    inputRequest: { closed },
+    admission: 'readmit',
+  };
+}
+
+/**
+ * A suspended run waiting past RUN_PAUSE_AFTER_MS: paused, written only while its request `requestId` is
+ * still pending and not paused yet, so a pause never lands after the answer, nor twice.
+ */
+export function pauseWaiting(state: RunState, requestId: string): RunTransition {
+  return { ...pause(state), inputRequest: { paused: requestId } };
 }
 
 /** Recorded as an event; the state changes (and run.paused fires) only for a run not paused yet. */

@@ -1,6 +1,7 @@
 import { IntersectionType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsUUID, Matches, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, IsUUID, Matches, MaxLength, Min, ValidateNested } from 'class-validator';
+import { AnswerInputRequestBody, ListInputRequestsQuery } from '../dto/input-requests.dto';
 import { CancelRunRequest, ListAllRunsQuery, ListRunsQuery, ReplayRunRequest, RunEventsQuery, StartRunRequest } from '../dto/runs.dto';
 import { AgentScopedMessage, RunScopedMessage, UserScopedMessage } from './user-scoped.message';
 
@@ -129,4 +130,19 @@ export interface LiveAgent {
 
 export interface LiveAgentsResponse {
   agents: LiveAgent[];
+}
+
+export class ListRunInputRequestsMessage extends RunScopedMessage {}
+export class ListInputRequestsMessage extends IntersectionType(ListInputRequestsQuery, UserScopedMessage) {}
+
+/** An answer, with who gave it: the API key's id, or null when a console session answered. */
+export class AnswerInputRequestMessage extends IntersectionType(AnswerInputRequestBody, RunScopedMessage) {
+  @IsString()
+  @MaxLength(256)
+  request_id!: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(256)
+  api_key_id!: string | null;
 }

@@ -2,6 +2,8 @@ import type {
   AgentListResponse,
   AllRunsListResponse,
   ToolListResponse,
+  InputRequestListResponse,
+  InputRequestResponse,
 
   AgentResponse,
   ApiKeyList,
@@ -45,6 +47,9 @@ import type {
   RecordRunEndsMessage,
   RecordRunEndsResponse,
   ListToolsMessage,
+  ListRunInputRequestsMessage,
+  ListInputRequestsMessage,
+  AnswerInputRequestMessage,
   UpdateAgentMessage,
   AgentRefMessage,
   AgentScheduleMessage,
@@ -160,6 +165,9 @@ export interface RequestRegistry {
   [AgentsPatterns.ListLiveAgents]: RequestType<LiveAgentsMessage, LiveAgentsResponse>;
   [RunsPatterns.Health]: RequestType<Record<string, never>, HealthAnswer>;
   [RunsPatterns.ListTools]: RequestType<ListToolsMessage, ToolListResponse>;
+  [RunsPatterns.ListRunInputRequests]: RequestType<ListRunInputRequestsMessage, InputRequestListResponse>;
+  [RunsPatterns.ListInputRequests]: RequestType<ListInputRequestsMessage, InputRequestListResponse>;
+  [RunsPatterns.AnswerInputRequest]: RequestType<AnswerInputRequestMessage, InputRequestResponse>;
   [RunsPatterns.StartRun]: RequestType<StartRunMessage, RunResponse>;
   [RunsPatterns.StartScheduledRuns]: RequestType<StartScheduledRunsMessage, StartScheduledRunsResponse>;
   [RunsPatterns.StartTriggeredRuns]: RequestType<StartTriggeredRunsMessage, StartTriggeredRunsResponse>;
