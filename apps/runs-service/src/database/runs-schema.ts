@@ -15,6 +15,7 @@ import { RunUsageAndTools1764500000000 } from './migrations/1764500000000-run-us
 import { RunEnds1764600000000 } from './migrations/1764600000000-run-ends';
 import { RunsAcrossAgents1764700000000 } from './migrations/1764700000000-runs-across-agents';
 import { RunInputs1764800000000 } from './migrations/1764800000000-run-inputs';
+import { RunRetention1764970000000 } from './migrations/1764970000000-run-retention';
 
 export const RUNS_SCHEMA: SchemaDefinition = {
   schema: 'runs',
@@ -35,5 +36,6 @@ export const RUNS_SCHEMA: SchemaDefinition = {
     RunEnds1764600000000,
     RunsAcrossAgents1764700000000,
     RunInputs1764800000000,
+    RunRetention1764970000000,
   ],
 };
