@@ -46,6 +46,8 @@ export const AgentsPatterns = {
    * deployment, a build run's instructions) before the ends become visible. Idempotent, batched.
    */
   RecordRunEnds: 'agents.runs.record-ends',
+  /** Service to service (runs-service, once per retention purge): the agents of workspaces with their own run retention. */
+  RunRetentions: 'agents.runs.retentions',
 } as const;
 
 export const RunsPatterns = {

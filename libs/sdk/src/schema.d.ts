@@ -915,6 +915,11 @@ export interface components {
             /** Format: int32 */
             agent_count: number;
             icon_config?: string | null;
+            /**
+             * Format: int32
+             * @description Days finished runs of the workspace's agents are kept (0: forever); null: the installation's RUN_RETENTION_DAYS
+             */
+            run_retention_days: number | null;
         };
         WorkspaceListResponse: {
             workspaces: components["schemas"]["WorkspaceDto"][];
@@ -935,6 +940,11 @@ export interface components {
         UpdateWorkspaceRequest: {
             name: string;
             icon_config?: string;
+            /**
+             * Format: int32
+             * @description Days finished runs of the workspace's agents are kept (0: forever); null: the installation default; absent: unchanged
+             */
+            run_retention_days?: number | null;
         };
         DeleteWorkspaceResponse: {
             deleted: boolean;

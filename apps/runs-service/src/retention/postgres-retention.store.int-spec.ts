@@ -1,6 +1,7 @@
 import { ConfigService } from '@nestjs/config';
 import { randomUUID } from 'node:crypto';
-import { OutboxRelay, PostgresTransactions, Transaction, transactionOn } from '@aas/platform';
+import { RunRetentionsResponse } from '@aas/contracts';
+import { OutboxRelay, PostgresTransactions, ServiceClient, Transaction, transactionOn } from '@aas/platform';
 import { isolatedInfra } from '../../../../test/support/isolated-infra';
 import { newRun } from '../acceptance/new-run';
 import { RunsEnv } from '../config/runs.env';
@@ -135,7 +136,10 @@ describe('the retention purge on PostgreSQL', () => {
   it('RunRetention goes through every batch until one comes back short, and stops between batches when told to', async () => {
     const settings: Partial<RunsEnv> = { RUN_RETENTION_DAYS: 30, RUN_PURGE_BATCH_SIZE: 3, RUN_PURGE_PAUSE_MS: 0 };
     const config = { get: (key: keyof RunsEnv) => settings[key] } as unknown as ConfigService<RunsEnv, true>;
-    const retention = new RunRetention(store, new PostgresTransactions(database.dataSource), config);
+    // agents-service's answer (AgentsPatterns.RunRetentions): the workspaces with their own retention.
+    let retentions: RunRetentionsResponse['retentions'] = [];
+    const agents = { request: async () => ({ retentions }) } as unknown as ServiceClient;
+    const retention = new RunRetention(store, new PostgresTransactions(database.dataSource), config, agents);
     const agent = randomUUID();
     const due = await runs(agent, 8, 31, 1);
     const kept = await runs(agent, 2, 2, 1);
@@ -146,6 +150,7 @@ describe('the retention purge on PostgreSQL', () => {
     expect(await left(kept)).toEqual({ runs: 2, events: 2 });
     settings.RUN_RETENTION_DAYS = 0;
     expect(await retention.purgeDue()).toEqual({ runs: 0, events: 0 });
-    expect(await retention.purgeDue(undefined, [{ agentIds: [agent], days: 1 }])).toEqual({ runs: 2, events: 2 });
+    retentions = [{ days: 1, agent_ids: [agent] }];
+    expect(await retention.purgeDue()).toEqual({ runs: 2, events: 2 });
   });
 });

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { Transactions } from '@aas/platform';
+import { AgentsPatterns } from '@aas/contracts';
+import { ServiceClient, Transactions } from '@aas/platform';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RunsEnv } from '../config/runs.env';
 import { purgeScopes, RetentionOverride } from './purge-scopes';
@@ -25,10 +26,16 @@ export class RunRetention {
     private readonly store: RetentionStore,
     private readonly transactions: Transactions,
     private readonly config: ConfigService<RunsEnv, true>,
+    private readonly services: ServiceClient,
   ) {}
 
-  /** Every run due, until done or `stop` says so (asked between batches). */
-  async purgeDue(stop: () => boolean = () => false, overrides: RetentionOverride[] = []): Promise<PurgeTotals> {
+  /**
+   * Every run due, until done or `stop` says so (asked between batches). The workspaces' own retentions
+   * are asked of agents-service first; if it does not answer, nothing is purged (the job fails and the
+   * next one tries again), since the default could be shorter than a workspace's.
+   */
+  async purgeDue(stop: () => boolean = () => false): Promise<PurgeTotals> {
+    const overrides = await this.workspaceRetentions();
     const totals: PurgeTotals = { runs: 0, events: 0 };
     for (const scope of purgeScopes(this.config.get('RUN_RETENTION_DAYS', { infer: true }), overrides)) {
       await this.purgeScope(scope, totals, stop);
@@ -36,6 +43,11 @@ export class RunRetention {
     }
     if (totals.runs > 0) this.logger.log(`purged ${totals.runs} finished runs past their retention, with ${totals.events} events`);
     return totals;
+  }
+
+  private async workspaceRetentions(): Promise<RetentionOverride[]> {
+    const { retentions } = await this.services.request(AgentsPatterns.RunRetentions, {});
+    return retentions.map((r) => ({ agentIds: r.agent_ids, days: r.days }));
   }
 
   private async purgeScope(scope: PurgeScope, totals: PurgeTotals, stop: () => boolean): Promise<void> {

@@ -98,3 +98,11 @@ export interface LiveAgent {
 export interface LiveAgentsResponse {
   agents: LiveAgent[];
 }
+
+/** Which agents' runs are kept other than RUN_RETENTION_DAYS says: those of workspaces with their own retention (AgentsPatterns.RunRetentions). */
+export class RunRetentionsMessage {}
+
+/** The agents of the workspaces whose run_retention_days is set, by that value (0: kept forever). */
+export interface RunRetentionsResponse {
+  retentions: Array<{ days: number; agent_ids: string[] }>;
+}

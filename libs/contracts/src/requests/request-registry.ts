@@ -39,6 +39,8 @@ import type {
   ListAllRunsMessage,
   LiveAgentsMessage,
   LiveAgentsResponse,
+  RunRetentionsMessage,
+  RunRetentionsResponse,
   RecordRunEndsMessage,
   RecordRunEndsResponse,
   ListToolsMessage,
@@ -154,6 +156,7 @@ export interface RequestRegistry {
   [AgentsPatterns.GetAgentForRun]: RequestType<AgentContextMessage, AgentContext>;
   [AgentsPatterns.GetAgentsForRunStarts]: RequestType<AgentStartContextsMessage, AgentStartContextsResponse>;
   [AgentsPatterns.ListLiveAgents]: RequestType<LiveAgentsMessage, LiveAgentsResponse>;
+  [AgentsPatterns.RunRetentions]: RequestType<RunRetentionsMessage, RunRetentionsResponse>;
   [RunsPatterns.Health]: RequestType<Record<string, never>, HealthAnswer>;
   [RunsPatterns.ListTools]: RequestType<ListToolsMessage, ToolListResponse>;
   [RunsPatterns.StartRun]: RequestType<StartRunMessage, RunResponse>;
