@@ -59,6 +59,8 @@ export const RunsPatterns = {
   GetRun: 'runs.runs.get',
   CancelRun: 'runs.runs.cancel',
   DeleteRun: 'runs.runs.delete',
+  /** DELETE /v1/runs: the caller's finished runs matching GET /v1/runs's filters, deleted in batches by the purge. */
+  DeleteRuns: 'runs.runs.delete-matching',
   ListRunEvents: 'runs.events.list',
   /** Service to service (scheduler-service): the runs of many fires at once, each fire on its own. */
   StartScheduledRuns: 'runs.runs.start-scheduled-batch',

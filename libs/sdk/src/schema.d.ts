@@ -281,7 +281,11 @@ export interface paths {
         get: operations["AllRunsController_list"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete the caller's finished runs that GET /v1/runs lists under the same filters
+         * @description Answers at once with how many finished runs matched; they are deleted with their events and webhook deliveries shortly after, in batches. Runs not finished when the request is accepted are never deleted. One deletion per user at a time: another while one is in progress is a 429 with Retry-After.
+         */
+        delete: operations["AllRunsController_deleteMatching"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1117,6 +1121,13 @@ export interface components {
             all_run_summaries: components["schemas"]["RunSummaryDto"][];
             /** @description false: total_runs is exact. true: more than 10000 runs match and total_runs is the database's estimate */
             total_runs_is_estimate: boolean;
+        };
+        RunDeletionResponse: {
+            /**
+             * Format: int64
+             * @description The finished runs the filters matched when the request was accepted: those that will be deleted
+             */
+            matched_runs: number;
         };
         RunListResponse: {
             runs: components["schemas"]["RunDto"][];
@@ -2863,6 +2874,82 @@ export interface operations {
             };
             /** @description Unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Any other error, as Problem Details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+        };
+    };
+    AllRunsController_deleteMatching: {
+        parameters: {
+            query?: {
+                /** @description A run status, or `finished` for every finished run */
+                filter_status?: string;
+                /** @description Exact run id */
+                filter_run_id?: string;
+                /** @description Runs started at or after this time */
+                filter_started_after?: string;
+                /** @description Runs started at or before this time */
+                filter_started_before?: string;
+                filter_policy_type?: string;
+                /** @description builder: build runs; runner: run-mode runs */
+                filter_policy_group?: "builder" | "runner";
+                filter_user_email?: string;
+                /** @description Runs whose goal contains this text (case-insensitive) */
+                filter_goal?: string;
+                /** @description Runs started this way: api, schedule, webhook (an inbound trigger) or event (an event trigger) */
+                filter_trigger_kind?: "api" | "schedule" | "webhook" | "event";
+                /** @description Only this agent's runs (none when it is not the caller's) */
+                filter_agent_id?: string;
+                /** @description Only the runs of this workspace's agents (none when it is not the caller's) */
+                filter_workspace_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunDeletionResponse"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

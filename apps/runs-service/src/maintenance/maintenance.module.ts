@@ -15,7 +15,8 @@ import { RunsMaintenanceProcessor } from './runs-maintenance.processor';
     LifecycleModule,
     RunListModule,
     RetentionModule,
-    BullModule.registerQueue({ name: QueueNames.RunsEvents }, { name: QueueNames.RunsMaintenance }),
+    // runs-maintenance comes with RetentionModule, which queues on it too.
+    BullModule.registerQueue({ name: QueueNames.RunsEvents }),
   ],
   providers: [AgentDeletedConsumer, RunsMaintenanceProcessor, { provide: MaintenanceStore, useClass: PostgresMaintenanceStore }],
 })

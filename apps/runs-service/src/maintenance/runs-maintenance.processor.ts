@@ -5,6 +5,7 @@ import { JobNames, QueueNames, parseJob } from '@aas/contracts';
 import { schedulePeriodicJob } from '@aas/platform';
 import { Job, Queue } from 'bullmq';
 import { RunsEnv } from '../config/runs.env';
+import { RunDeletions } from '../retention/run-deletions';
 import { RunRetention } from '../retention/run-retention';
 import { RunListStore } from '../run-list/run-list.store';
 import { MaintenanceStore } from './maintenance.store';
@@ -24,6 +25,7 @@ export class RunsMaintenanceProcessor extends WorkerHost implements OnApplicatio
     private readonly store: MaintenanceStore,
     private readonly runList: RunListStore,
     private readonly retention: RunRetention,
+    private readonly deletions: RunDeletions,
     private readonly config: ConfigService<RunsEnv, true>,
     @InjectQueue(QueueNames.RunsMaintenance) private readonly queue: Queue,
   ) {
@@ -54,8 +56,13 @@ export class RunsMaintenanceProcessor extends WorkerHost implements OnApplicatio
         return this.store.purgeDeletedGenerations();
       case JobNames.PurgeIdleRunChains:
         return this.store.purgeIdleChains(stop);
-      case JobNames.PurgeExpiredRuns:
-        return (await this.retention.purgeDue(stop)).runs;
+      case JobNames.PurgeExpiredRuns: {
+        // Deletions asked for are done by their own job at once; this catches up one whose job was lost.
+        const requested = await this.deletions.purgeRequested(stop);
+        return requested.runs + (await this.retention.purgeDue(stop)).runs;
+      }
+      case JobNames.PurgeRequestedRuns:
+        return (await this.deletions.purgeRequested(stop)).runs;
     }
   }
 }

@@ -153,4 +153,42 @@ describe('the retention purge on PostgreSQL', () => {
     retentions = [{ days: 1, agent_ids: [agent] }];
     expect(await retention.purgeDue()).toEqual({ runs: 2, events: 2 });
   });
+
+  it("deletes what a user's deletion matches in batches, only finished runs of that user, and tells when runs it matched are still held", async () => {
+    const [agent, other] = [randomUUID(), randomUUID()];
+    const user = randomUUID();
+    const finished = await runs(agent, 5, 0, 1, user);
+    const running = await runs(agent, 1, null, 1, user);
+    const strangers = await runs(other, 2, 0, 1);
+    const agents = [{ agent_id: agent, generation: 1 }];
+    const { matched, now } = await transactionOn(database.dataSource, (_m, tx) => store.countDeletable(tx, user, agents, {}));
+    expect(matched).toBe(5);
+    const stored = await transactionOn(database.dataSource, (_m, tx) =>
+      store.insertDeletion(tx, { userId: user, agents, filters: {}, finishedBefore: now, matched }),
+    );
+    const twice = await transactionOn(database.dataSource, (_m, tx) =>
+      store.insertDeletion(tx, { userId: user, agents, filters: {}, finishedBefore: now, matched }),
+    );
+    expect([stored, twice]).toEqual([true, false]);
+    const deletion = (await store.findDeletion(user))!;
+
+    const holder = await database.pool.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT id FROM runs WHERE id = $1 FOR UPDATE', [finished[4]]);
+      const batch = (limit: number) => transactionOn(database.dataSource, (_m, tx) => store.deletionBatch(tx, deletion, limit));
+      expect((await batch(3)).runIds.sort()).toEqual(finished.slice(0, 3).sort());
+      expect((await batch(3)).runIds).toEqual([finished[3]]);
+      expect(await store.deletionRemains(deletion)).toBe(true);
+      await holder.query('ROLLBACK');
+      expect((await batch(3)).runIds).toEqual([finished[4]]);
+    } finally {
+      holder.release();
+    }
+    expect(await store.deletionRemains(deletion)).toBe(false);
+    expect((await store.findDeletion(user))!.deleted).toBe(5);
+    expect(await left([...running, ...strangers])).toEqual({ runs: 3, events: 3 });
+    await store.finishDeletion(deletion);
+    expect(await store.findDeletion(user)).toBeUndefined();
+  });
 });

@@ -2,16 +2,12 @@ import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { AgentsPatterns } from '@aas/contracts';
 import { ServiceClient, Transactions } from '@aas/platform';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { RunsEnv } from '../config/runs.env';
+import { BatchPacing, PurgeTotals, purgeInBatches } from './purge-batches';
 import { purgeScopes, RetentionOverride } from './purge-scopes';
-import { PurgeScope, RetentionStore } from './retention.store';
+import { RetentionStore } from './retention.store';
 
-/** What a purge deleted. */
-export interface PurgeTotals {
-  runs: number;
-  events: number;
-}
+export type { PurgeTotals } from './purge-batches';
 
 /**
  * Deletes the finished runs past their retention (docs/retention.md), in short transactions of
@@ -37,28 +33,26 @@ export class RunRetention {
   async purgeDue(stop: () => boolean = () => false): Promise<PurgeTotals> {
     const overrides = await this.workspaceRetentions();
     const totals: PurgeTotals = { runs: 0, events: 0 };
+    const pacing = this.pacing(stop);
     for (const scope of purgeScopes(this.config.get('RUN_RETENTION_DAYS', { infer: true }), overrides)) {
-      await this.purgeScope(scope, totals, stop);
+      await purgeInBatches(() => this.transactions.run((tx) => this.store.purgeBatch(tx, scope, pacing.batchSize)), pacing, totals);
       if (stop()) break;
     }
     if (totals.runs > 0) this.logger.log(`purged ${totals.runs} finished runs past their retention, with ${totals.events} events`);
     return totals;
   }
 
+  /** RUN_PURGE_BATCH_SIZE and RUN_PURGE_PAUSE_MS, for the retention purge and deletes by filter alike. */
+  pacing(stop: () => boolean): BatchPacing {
+    return {
+      batchSize: this.config.get('RUN_PURGE_BATCH_SIZE', { infer: true }),
+      pauseMs: this.config.get('RUN_PURGE_PAUSE_MS', { infer: true }),
+      stop,
+    };
+  }
+
   private async workspaceRetentions(): Promise<RetentionOverride[]> {
     const { retentions } = await this.services.request(AgentsPatterns.RunRetentions, {});
     return retentions.map((r) => ({ agentIds: r.agent_ids, days: r.days }));
-  }
-
-  private async purgeScope(scope: PurgeScope, totals: PurgeTotals, stop: () => boolean): Promise<void> {
-    const batchSize = this.config.get('RUN_PURGE_BATCH_SIZE', { infer: true });
-    const pauseMs = this.config.get('RUN_PURGE_PAUSE_MS', { infer: true });
-    for (;;) {
-      const batch = await this.transactions.run((tx) => this.store.purgeBatch(tx, scope, batchSize));
-      totals.runs += batch.runIds.length;
-      totals.events += batch.events;
-      if (batch.runIds.length < batchSize || stop()) return;
-      if (pauseMs > 0) await sleep(pauseMs);
-    }
   }
 }

@@ -84,6 +84,7 @@ describe('parseJob', () => {
     [QueueNames.WebhookDeliveries, JobNames.Deliver, { delivery_id: RUN }],
     [QueueNames.RunsMaintenance, JobNames.PurgeIdempotencyKeys, {}],
     [QueueNames.RunsMaintenance, JobNames.PurgeExpiredRuns, {}],
+    [QueueNames.RunsMaintenance, JobNames.PurgeRequestedRuns, {}],
     [QueueNames.WebhooksEvents, EventNames.RunsPurged, { run_ids: [RUN] }],
     [QueueNames.WebhooksMaintenance, JobNames.SweepLostDeliveries, {}],
   ] as const)('accepts a %s job "%s" as its producer writes it', (queue, name, data) => {

@@ -15,6 +15,7 @@ export const JOB_REGISTRY = {
     [JobNames.PurgeDeletedAgentGenerations]: MaintenanceJob,
     [JobNames.PurgeIdleRunChains]: MaintenanceJob,
     [JobNames.PurgeExpiredRuns]: MaintenanceJob,
+    [JobNames.PurgeRequestedRuns]: MaintenanceJob,
   },
   [QueueNames.SchedulerEvents]: {
     [EventNames.AgentDeleted]: AgentDeletedEvent,

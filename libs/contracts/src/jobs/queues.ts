@@ -24,6 +24,7 @@ export const JobNames = {
   PurgeDeletedAgentGenerations: 'purge-deleted-agent-generations',
   PurgeIdleRunChains: 'purge-idle-run-chains',
   PurgeExpiredRuns: 'purge-expired-runs',
+  PurgeRequestedRuns: 'purge-requested-runs',
   SweepLostDeliveries: 'sweep-lost-deliveries',
 } as const;
 

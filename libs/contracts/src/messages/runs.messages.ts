@@ -1,7 +1,7 @@
 import { IntersectionType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsOptional, IsUUID, Matches, ValidateNested } from 'class-validator';
-import { CancelRunRequest, ListAllRunsQuery, ListRunsQuery, RunEventsQuery, StartRunRequest } from '../dto/runs.dto';
+import { CancelRunRequest, DeleteRunsQuery, ListAllRunsQuery, ListRunsQuery, RunEventsQuery, StartRunRequest } from '../dto/runs.dto';
 import { AgentScopedMessage, RunScopedMessage, UserScopedMessage } from './user-scoped.message';
 
 export class StartRunMessage extends IntersectionType(StartRunRequest, AgentScopedMessage) {
@@ -15,6 +15,7 @@ export class RunRefMessage extends RunScopedMessage {}
 export class CancelRunMessage extends IntersectionType(CancelRunRequest, RunScopedMessage) {}
 export class ListRunsMessage extends IntersectionType(ListRunsQuery, AgentScopedMessage) {}
 export class ListAllRunsMessage extends IntersectionType(ListAllRunsQuery, UserScopedMessage) {}
+export class DeleteRunsMessage extends IntersectionType(DeleteRunsQuery, UserScopedMessage) {}
 export class RunEventsMessage extends IntersectionType(RunEventsQuery, RunScopedMessage) {}
 export class ListToolsMessage extends UserScopedMessage {}
 

@@ -21,6 +21,7 @@ import type {
   RevokeApiKeyResponse,
   RunEventsResponse,
   RunListResponse,
+  RunDeletionResponse,
   RunResponse,
   ScheduleListResponse,
   SchedulePreviewResponse,
@@ -40,6 +41,7 @@ import type {
   LiveAgentsMessage,
   LiveAgentsResponse,
   RunRetentionsMessage,
+  DeleteRunsMessage,
   RunRetentionsResponse,
   RecordRunEndsMessage,
   RecordRunEndsResponse,
@@ -169,6 +171,7 @@ export interface RequestRegistry {
   [RunsPatterns.RunStreamHeads]: RequestType<RunStreamHeadsMessage, RunStreamHeadsResponse>;
   [RunsPatterns.CancelRun]: RequestType<CancelRunMessage, SuccessResponse>;
   [RunsPatterns.DeleteRun]: RequestType<RunRefMessage, { deleted: true }>;
+  [RunsPatterns.DeleteRuns]: RequestType<DeleteRunsMessage, RunDeletionResponse>;
   [SchedulerPatterns.Health]: RequestType<Record<string, never>, HealthAnswer>;
   [SchedulerPatterns.GetSchedule]: RequestType<AgentScheduleMessage, ScheduleResponse>;
   [SchedulerPatterns.RecordRunEnds]: RequestType<RecordRunEndsMessage, RecordRunEndsResponse>;
