@@ -21,7 +21,7 @@ describe('RunsEnv CREDIT_PRICES', () => {
 describe('RunsEnv retention', () => {
   it('keeps finished runs 30 days by default, purging every 10 minutes in batches of 200, and takes 0 (forever)', () => {
     const env = validateEnv(RunsEnv, {});
-    expect([env.RUN_RETENTION_DAYS, env.RUN_PURGE_INTERVAL_MS, env.RUN_PURGE_BATCH_SIZE, env.RUN_PURGE_PAUSE_MS]).toEqual([30, 600_000, 200, 50]);
+    expect([env.RUN_RETENTION_DAYS, env.RUN_PURGE_INTERVAL_MS, env.RUN_PURGE_BATCH_SIZE, env.RUN_PURGE_PAUSE_MS]).toEqual([30, 600_000, 200, 200]);
     expect(validateEnv(RunsEnv, { RUN_RETENTION_DAYS: '0' }).RUN_RETENTION_DAYS).toBe(0);
   });
 

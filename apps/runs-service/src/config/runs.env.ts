@@ -135,5 +135,5 @@ export class RunsEnv extends ServiceEnv {
   @IsInt()
   @Min(0)
   @Max(60_000)
-  RUN_PURGE_PAUSE_MS: number = 50;
+  RUN_PURGE_PAUSE_MS: number = 200;
 }
