@@ -7,7 +7,7 @@ import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const BENCHES = ['gateway', 'run-latency', 'runs', 'fairness-runs', 'webhooks', 'fairness-deliveries', 'schedules', 'run-list', 'triggers', 'memory', 'streams', 'slow-bodies', 'runtime-steps', 'runtime-capacity', 'runtime-events'];
+const BENCHES = ['gateway', 'run-latency', 'runs', 'fairness-runs', 'webhooks', 'fairness-deliveries', 'schedules', 'run-list', 'triggers', 'memory', 'streams', 'slow-bodies', 'runtime-steps', 'runtime-capacity', 'runtime-events', 'retention'];
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const selected = BENCHES.filter((b) => !only || only.includes(b));
 const here = fileURLToPath(new URL('.', import.meta.url));

@@ -5,7 +5,8 @@ import { User, freshUser } from './support/test-users';
 
 const BOOTSTRAP_KEY = 'e2e-bootstrap-key-workspaces-0123456789';
 
-const WORKSPACE_KEYS = ['agent_count', 'created_at', 'icon_config', 'name', 'position', 'updated_at', 'workspace_id'];
+/** The spec's fields, and run_retention_days (an Addition: docs/contract.md, docs/retention.md). */
+const WORKSPACE_KEYS = ['agent_count', 'created_at', 'icon_config', 'name', 'position', 'run_retention_days', 'updated_at', 'workspace_id'];
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 
@@ -61,7 +62,7 @@ describe('Workspaces through the gateway', () => {
       const [ws] = workspaces;
       expect(Object.keys(ws).sort()).toEqual(WORKSPACE_KEYS);
       expect(ws).toEqual(
-        expect.objectContaining({ name: 'Default', position: 0, agent_count: 0, icon_config: null }),
+        expect.objectContaining({ name: 'Default', position: 0, agent_count: 0, icon_config: null, run_retention_days: null }),
       );
       expect(typeof ws.workspace_id).toBe('string');
       expect(ws.workspace_id.length).toBeGreaterThan(0);
@@ -158,6 +159,31 @@ describe('Workspaces through the gateway', () => {
 
       const listed = (await list(user)).find((w) => w.workspace_id === ws.workspace_id);
       expect(listed).toEqual(again.body.workspace);
+    });
+
+    it("sets the workspace's run retention, keeps it when omitted, and gives it back to the installation default with null", async () => {
+      const user = await newUser('retention');
+      const ws = await createWorkspace(user, 'kept a week');
+      expect(ws.run_retention_days).toBeNull();
+      const put = (body: object) => http(base, 'PUT', `/v1/workspaces/${ws.workspace_id}`, { key: user.key, body: { name: 'kept a week', ...body } });
+
+      expect((await put({ run_retention_days: 7 })).body.workspace.run_retention_days).toBe(7);
+      expect((await put({ icon_config: 'x' })).body.workspace.run_retention_days).toBe(7);
+      expect((await list(user)).find((w) => w.workspace_id === ws.workspace_id).run_retention_days).toBe(7);
+      expect((await put({ run_retention_days: 0 })).body.workspace.run_retention_days).toBe(0);
+      expect((await put({ run_retention_days: null })).body.workspace.run_retention_days).toBeNull();
+    });
+
+    it('answers 400 for a run retention that is not a whole number of days from 0 to 36,500, and changes nothing', async () => {
+      const user = await newUser('retention-400');
+      const ws = await createWorkspace(user, 'ws');
+      for (const days of [-1, 1.5, '7', 36_501, true]) {
+        expectFieldProblem(
+          await http(base, 'PUT', `/v1/workspaces/${ws.workspace_id}`, { key: user.key, body: { name: 'ws', run_retention_days: days } }),
+          'run_retention_days',
+        );
+      }
+      expect((await list(user)).find((w) => w.workspace_id === ws.workspace_id).run_retention_days).toBeNull();
     });
 
     it('renames the default workspace too', async () => {

@@ -240,6 +240,26 @@ describe('the fakes of the agents-service stores', () => {
       };
     }));
 
+  it('run retentions: the agents of workspaces with their own retention, by days; none of the others', () =>
+    same(async (s, run, ids) => {
+      const owner = await s.users.createUser(`retention-${run}@example.test`);
+      const [week, forever] = [await s.workspaces.create(owner.id, 'Week'), await s.workspaces.create(owner.id, 'Forever')];
+      await s.agents.create({ user_id: owner.id, agent_id: ids[0], workspace_id: week.workspace_id } as CreateAgentMessage);
+      await s.agents.create({ user_id: owner.id, agent_id: ids[1], workspace_id: forever.workspace_id } as CreateAgentMessage);
+      await s.agents.create({ user_id: owner.id, agent_id: ids[2] } as CreateAgentMessage);
+      const set = (workspace: { workspace_id: string; name: string }, days: number | null) =>
+        s.workspaces.update({ user_id: owner.id, workspace_id: workspace.workspace_id, name: workspace.name, run_retention_days: days });
+      const answered = await set(week, 7);
+      await set(forever, 0);
+      const retentions = async () =>
+        (await s.context.runRetentions({})).retentions
+          .map((r) => ({ days: r.days, agents: r.agent_ids.map((id) => ids.indexOf(id)).filter((i) => i >= 0) }))
+          .filter((r) => r.agents.length > 0);
+      const both = await retentions();
+      await set(week, null);
+      return { answered: answered.run_retention_days, both, afterReset: await retentions() };
+    }));
+
   it('instructions: versions, the versions kept, the generation check', () =>
     same(async (s, run) => {
       const user = await s.users.createUser(`instructions-${run}@example.test`);

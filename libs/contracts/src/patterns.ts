@@ -51,6 +51,8 @@ export const AgentsPatterns = {
    * deployment, a build run's instructions) before the ends become visible. Idempotent, batched.
    */
   RecordRunEnds: 'agents.runs.record-ends',
+  /** Service to service (runs-service, once per retention purge): the agents of workspaces with their own run retention. */
+  RunRetentions: 'agents.runs.retentions',
 } as const;
 
 export const RunsPatterns = {
@@ -64,6 +66,8 @@ export const RunsPatterns = {
   /** POST …/runs/{run_id}/replay: a new run with the origin's input, through the one acceptance path. */
   ReplayRun: 'runs.runs.replay',
   DeleteRun: 'runs.runs.delete',
+  /** DELETE /v1/runs: the caller's finished runs matching GET /v1/runs's filters, deleted in batches by the purge. */
+  DeleteRuns: 'runs.runs.delete-matching',
   ListRunEvents: 'runs.events.list',
   /** Service to service (scheduler-service): the runs of many fires at once, each fire on its own. */
   StartScheduledRuns: 'runs.runs.start-scheduled-batch',

@@ -281,7 +281,11 @@ export interface paths {
         get: operations["AllRunsController_list"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete the caller's finished runs that GET /v1/runs lists under the same filters
+         * @description Answers at once with how many finished runs matched; they are deleted with their events and webhook deliveries shortly after, in batches. Runs not finished when the request is accepted are never deleted. One deletion per user at a time: another while one is in progress is a 429 with Retry-After.
+         */
+        delete: operations["AllRunsController_deleteMatching"];
         options?: never;
         head?: never;
         patch?: never;
@@ -989,6 +993,11 @@ export interface components {
             /** Format: int32 */
             agent_count: number;
             icon_config?: string | null;
+            /**
+             * Format: int32
+             * @description Days finished runs of the workspace's agents are kept (0: forever); null: the installation's RUN_RETENTION_DAYS
+             */
+            run_retention_days: number | null;
         };
         WorkspaceListResponse: {
             workspaces: components["schemas"]["WorkspaceDto"][];
@@ -1009,6 +1018,11 @@ export interface components {
         UpdateWorkspaceRequest: {
             name: string;
             icon_config?: string;
+            /**
+             * Format: int32
+             * @description Days finished runs of the workspace's agents are kept (0: forever); null: the installation default; absent: unchanged
+             */
+            run_retention_days?: number | null;
         };
         DeleteWorkspaceResponse: {
             deleted: boolean;
@@ -1191,6 +1205,13 @@ export interface components {
             all_run_summaries: components["schemas"]["RunSummaryDto"][];
             /** @description false: total_runs is exact. true: more than 10000 runs match and total_runs is the database's estimate */
             total_runs_is_estimate: boolean;
+        };
+        RunDeletionResponse: {
+            /**
+             * Format: int64
+             * @description The finished runs the filters matched when the request was accepted: those that will be deleted
+             */
+            matched_runs: number;
         };
         RunListResponse: {
             runs: components["schemas"]["RunDto"][];
@@ -3007,6 +3028,86 @@ export interface operations {
             };
             /** @description Unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Any other error, as Problem Details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+        };
+    };
+    AllRunsController_deleteMatching: {
+        parameters: {
+            query?: {
+                /** @description A run status, or `finished` for every finished run */
+                filter_status?: string;
+                /** @description Exact run id */
+                filter_run_id?: string;
+                /** @description Runs started at or after this time */
+                filter_started_after?: string;
+                /** @description Runs started at or before this time */
+                filter_started_before?: string;
+                filter_policy_type?: string;
+                /** @description builder: build runs; runner: run-mode runs */
+                filter_policy_group?: "builder" | "runner";
+                filter_user_email?: string;
+                /** @description Runs whose goal contains this text (case-insensitive) */
+                filter_goal?: string;
+                /** @description Runs started this way: api, schedule, webhook (an inbound trigger) or event (an event trigger) */
+                filter_trigger_kind?: "api" | "schedule" | "webhook" | "event";
+                /** @description The replays of this run (their replay_of) */
+                filter_replay_of?: string;
+                /** @description The runs this run's end started through event triggers (their source_run_id) */
+                filter_source_run_id?: string;
+                /** @description Only this agent's runs (none when it is not the caller's) */
+                filter_agent_id?: string;
+                /** @description Only the runs of this workspace's agents (none when it is not the caller's) */
+                filter_workspace_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunDeletionResponse"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -123,6 +123,15 @@ export class OperationCases {
     return unique([...this.baseOutcome(), 400, ...problems]);
   }
 
+  /**
+   * A DELETE of a collection by filter (DELETE /v1/runs) is never sent without an agent filter: it would delete the
+   * fixtures' runs. A random agent matches none; a case about filter_agent_id itself sends its own.
+   */
+  private harmlessScope(query: string | undefined): string | undefined {
+    if (!this.destructive || this.op.pathParams.length > 0 || (query ?? '').includes('filter_agent_id')) return undefined;
+    return `filter_agent_id=${this.rng.uuid()}`;
+  }
+
   private usesRandomIds(): boolean {
     return this.op.pathParams.some((p) => this.destructive || UNFIXTURED_PARAMS.has(p));
   }
@@ -163,7 +172,8 @@ export class OperationCases {
     if (body !== undefined) headers['content-type'] = JSON_TYPE;
     Object.assign(headers, parts.headers);
     for (const [name, value] of Object.entries(headers)) if (value === undefined) delete headers[name];
-    const path = (parts.path ?? this.pathWith()) + (parts.query ? `?${parts.query}` : '');
+    const query = [this.harmlessScope(parts.query), parts.query].filter(Boolean).join('&');
+    const path = (parts.path ?? this.pathWith()) + (query ? `?${query}` : '');
     return { method: parts.method ?? this.op.method, path, headers, body };
   }
 

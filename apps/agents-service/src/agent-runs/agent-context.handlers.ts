@@ -11,6 +11,8 @@ import {
   LiveAgentsResponse,
   OwnedAgent,
   OwnedAgentMessage,
+  RunRetentionsMessage,
+  RunRetentionsResponse,
 } from '@aas/contracts';
 import { ResourceNotFoundError } from '@aas/problem-details';
 import { isUuid } from '../common/is-uuid';
@@ -59,5 +61,11 @@ export class AgentContextHandlers {
   async liveAgents(@Payload() message: LiveAgentsMessage): Promise<LiveAgentsResponse> {
     const only = { workspaceId: message.workspace_id, agentId: message.agent_id };
     return { agents: await this.store.liveAgents(message.user_id, only) };
+  }
+
+  /** Once per retention purge: only the workspaces that set their own retention, whichever user's. */
+  @HandlesRequest(AgentsPatterns.RunRetentions)
+  async runRetentions(@Payload() _message: RunRetentionsMessage): Promise<RunRetentionsResponse> {
+    return { retentions: await this.store.runRetentions() };
   }
 }

@@ -1,4 +1,4 @@
-import { AgentOfUser, AgentStartContext, LiveAgent, OwnedAgent } from '@aas/contracts';
+import { AgentOfUser, AgentStartContext, LiveAgent, OwnedAgent, RunRetentionsResponse } from '@aas/contracts';
 import { AgentRow, InMemoryDatabase } from '../database/in-memory-database.fake';
 import { AgentContextRow, AgentRunsStore, BuildRunSnapshot, RunSnapshot } from './agent-runs.store';
 
@@ -42,6 +42,16 @@ export class FakeAgentRunsStore implements AgentRunsStore {
       .filter((a) => a.userId === userId && (!only.workspaceId || a.workspaceId === only.workspaceId) && (!only.agentId || a.id === only.agentId))
       .sort((a, b) => Number(a.seq) - Number(b.seq))
       .map((a) => ({ agent_id: a.id, generation: Number(a.seq) }));
+  }
+
+  async runRetentions(): Promise<RunRetentionsResponse['retentions']> {
+    const byDays = new Map<number, string[]>();
+    for (const w of this.db.tables.workspaces) {
+      if (w.runRetentionDays === null) continue;
+      const agents = this.db.tables.agents.filter((a) => a.workspaceId === w.id).map((a) => a.id);
+      if (agents.length > 0) byDays.set(w.runRetentionDays, [...(byDays.get(w.runRetentionDays) ?? []), ...agents]);
+    }
+    return [...byDays].sort(([a], [b]) => a - b).map(([days, ids]) => ({ days, agent_ids: ids.sort() }));
   }
 
   async recordRun(agentId: string, generation: number | null, run: RunSnapshot): Promise<void> {

@@ -1,4 +1,4 @@
-import { AgentContext, AgentOfUser, AgentStartContext, LiveAgent, OwnedAgent } from '@aas/contracts';
+import { AgentContext, AgentOfUser, AgentStartContext, LiveAgent, OwnedAgent, RunRetentionsResponse } from '@aas/contracts';
 
 /** An agent as a run sees it: agent, owner and current instructions joined. */
 export interface AgentContextRow {
@@ -51,6 +51,8 @@ export abstract class AgentRunsStore {
   abstract startContexts(pairs: AgentOfUser[]): Promise<AgentStartContext[]>;
   /** The user's agents, in one workspace or the one agent when asked, oldest first. */
   abstract liveAgents(userId: string, only: { workspaceId?: string; agentId?: string }): Promise<LiveAgent[]>;
+  /** The agents of every workspace whose run_retention_days is set, grouped by that value (smallest first, agent ids sorted). */
+  abstract runRetentions(): Promise<RunRetentionsResponse['retentions']>;
   /** latest_run_*, has_runs, last_activity_at, last_chat_message and policy_type. */
   abstract recordRun(agentId: string, generation: number | null, run: RunSnapshot): Promise<void>;
   /** latest_build_run_*, active_build_run_id (null once finished), has_instruction_build, latest_instruction_build_run_id. */

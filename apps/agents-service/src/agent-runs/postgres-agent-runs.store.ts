@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { AgentOfUser, AgentStartContext, LiveAgent, OwnedAgent } from '@aas/contracts';
+import { AgentOfUser, AgentStartContext, LiveAgent, OwnedAgent, RunRetentionsResponse } from '@aas/contracts';
 import { DataSource } from 'typeorm';
 import { AgentContextRow, AgentRunsStore, BuildRunSnapshot, RunSnapshot } from './agent-runs.store';
 
@@ -44,6 +44,15 @@ export class PostgresAgentRunsStore extends AgentRunsStore {
         WHERE user_id = $1 AND ($2::uuid IS NULL OR workspace_id = $2) AND ($3::uuid IS NULL OR id = $3)
         ORDER BY seq`,
       [userId, only.workspaceId ?? null, only.agentId ?? null],
+    );
+  }
+
+  runRetentions(): Promise<RunRetentionsResponse['retentions']> {
+    return this.dataSource.query(
+      `SELECT w.run_retention_days AS days, array_agg(a.id ORDER BY a.id) AS agent_ids
+         FROM workspaces w JOIN agents a ON a.workspace_id = w.id
+        WHERE w.run_retention_days IS NOT NULL
+        GROUP BY w.run_retention_days ORDER BY w.run_retention_days`,
     );
   }
 

@@ -10,9 +10,10 @@ import { CreateCatalogue1763850000000 } from './migrations/1763850000000-create-
 import { TrackRunProgress1763860000000 } from './migrations/1763860000000-track-run-progress';
 import { ConsoleSignIn1763970000000 } from './migrations/1763970000000-console-sign-in';
 import { HardenConsoleSignIn1764410000000 } from './migrations/1764410000000-harden-console-sign-in';
+import { WorkspaceRunRetention1764970000000 } from './migrations/1764970000000-workspace-run-retention';
 
 export const AGENTS_SCHEMA: SchemaDefinition = {
   schema: 'agents',
   entities: [UserEntity, ApiKeyEntity, WorkspaceEntity, AgentEntity, InstructionsEntity, InstructionVersionEntity, OutboxEventEntity],
-  migrations: [CreateUsersAndApiKeys1763840000000, CreateCatalogue1763850000000, TrackRunProgress1763860000000, OutboxRequestId1763910000000, ConsoleSignIn1763970000000, HardenConsoleSignIn1764410000000],
+  migrations: [CreateUsersAndApiKeys1763840000000, CreateCatalogue1763850000000, TrackRunProgress1763860000000, OutboxRequestId1763910000000, ConsoleSignIn1763970000000, HardenConsoleSignIn1764410000000, WorkspaceRunRetention1764970000000],
 };

@@ -17,6 +17,10 @@ export class WorkspaceEntity {
   @Column({ type: 'integer' })
   position!: number;
 
+  /** Days finished runs of its agents are kept (0: forever); null: the installation's RUN_RETENTION_DAYS. */
+  @Column({ name: 'run_retention_days', type: 'integer', nullable: true })
+  runRetentionDays!: number | null;
+
   /** Every user has exactly one; it cannot be deleted. */
   @Column({ name: 'is_default', type: 'boolean' })
   isDefault!: boolean;

@@ -10,5 +10,6 @@ export function toWorkspaceDto(workspace: WorkspaceEntity, agentCount: number): 
     updated_at: workspace.updatedAt.toISOString(),
     agent_count: agentCount,
     icon_config: workspace.iconConfig,
+    run_retention_days: workspace.runRetentionDays,
   };
 }

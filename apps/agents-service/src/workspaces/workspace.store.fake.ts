@@ -19,7 +19,7 @@ export class FakeWorkspaceStore implements WorkspaceStore {
   async insertDefaultIfAbsent(userId: string, name: string): Promise<void> {
     if (this.rows.some((w) => w.userId === userId && w.isDefault)) return;
     const now = new Date(this.db.now());
-    this.rows.push({ id: randomUUID(), userId, name, iconConfig: null, position: 0, isDefault: true, createdAt: now, updatedAt: now });
+    this.rows.push({ id: randomUUID(), userId, name, iconConfig: null, runRetentionDays: null, position: 0, isDefault: true, createdAt: now, updatedAt: now });
   }
 
   async findOwned(userId: string, workspaceId: string, read: RowRead = {}): Promise<WorkspaceEntity | null> {
@@ -47,7 +47,7 @@ export class FakeWorkspaceStore implements WorkspaceStore {
 
   async insert(tx: Transaction, workspace: NewWorkspace): Promise<WorkspaceEntity> {
     this.db.inTransaction(tx);
-    const row: WorkspaceEntity = { id: randomUUID(), ...workspace };
+    const row: WorkspaceEntity = { id: randomUUID(), runRetentionDays: null, ...workspace };
     this.rows.push(row);
     return { ...row };
   }

@@ -59,6 +59,7 @@ export class WorkspacesService {
     const workspace = await this.find(message.user_id, message.workspace_id);
     workspace.name = message.name;
     if (message.icon_config !== undefined) workspace.iconConfig = message.icon_config;
+    if (message.run_retention_days !== undefined) workspace.runRetentionDays = message.run_retention_days;
     workspace.updatedAt = new Date();
     await this.workspaces.save(workspace);
     const count = await this.agents.countInWorkspace(workspace.id);

@@ -1,6 +1,6 @@
-import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AllRunsListResponse, ListAllRunsQuery, RunsPatterns } from '@aas/contracts';
+import { Controller, Delete, Get, HttpCode, Query } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AllRunsListResponse, DeleteRunsQuery, ListAllRunsQuery, RunDeletionResponse, RunsPatterns } from '@aas/contracts';
 import { JsonBody } from '@aas/platform';
 import { Caller } from '../caller/caller';
 import { CallerServices } from '../caller/caller-services';
@@ -24,5 +24,19 @@ export class AllRunsController {
   @RelaysJson()
   list(@Caller() caller: Caller, @Query() query: ListAllRunsQuery): Promise<JsonBody<AllRunsListResponse>> {
     return this.services.requestJson(caller, RunsPatterns.ListAllRuns, query);
+  }
+
+  @Delete()
+  @HttpCode(202)
+  @ApiOperation({
+    summary: "Delete the caller's finished runs that GET /v1/runs lists under the same filters",
+    description:
+      'Answers at once with how many finished runs matched; they are deleted with their events and webhook deliveries shortly after, in batches. ' +
+      'Runs not finished when the request is accepted are never deleted. One deletion per user at a time: another while one is in progress is a 429 with Retry-After.',
+  })
+  @ApiAcceptedResponse({ type: RunDeletionResponse })
+  @ApiProblems(400, 401, 429)
+  deleteMatching(@Caller() caller: Caller, @Query() query: DeleteRunsQuery): Promise<RunDeletionResponse> {
+    return this.services.request(caller, RunsPatterns.DeleteRuns, { ...query });
   }
 }

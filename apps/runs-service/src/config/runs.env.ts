@@ -118,4 +118,31 @@ export class RunsEnv extends ServiceEnv {
   @Min(0)
   @Max(1_000_000)
   TRIGGER_CHAIN_MAX_RUNS: number = 100;
+
+  /**
+   * How many days finished runs are kept, with their events, deliveries and trigger payloads, unless their
+   * workspace says otherwise (docs/retention.md). 0: kept forever.
+   */
+  @IsInt({ message: 'RUN_RETENTION_DAYS must be an integer (0: keep forever)' })
+  @Min(0)
+  @Max(36_500)
+  RUN_RETENTION_DAYS: number = 30;
+
+  /** How often the retention purge runs (one job across replicas). */
+  @IsInt()
+  @Min(1000)
+  @Max(86_400_000)
+  RUN_PURGE_INTERVAL_MS: number = 600_000;
+
+  /** Runs deleted per transaction by the purge (their events go with them). */
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  RUN_PURGE_BATCH_SIZE: number = 200;
+
+  /** The purge's pause between two batches, so that it never holds the database for long. */
+  @IsInt()
+  @Min(0)
+  @Max(60_000)
+  RUN_PURGE_PAUSE_MS: number = 200;
 }

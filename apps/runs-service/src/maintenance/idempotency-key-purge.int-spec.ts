@@ -10,7 +10,7 @@ import { migrateRunsSchema, startRunsService } from '../runs-service.app';
 import { MaintenanceStore } from './maintenance.store';
 import { PURGE_EVERY_MS } from './runs-maintenance.processor';
 
-const { PurgeDeletedAgentGenerations, PurgeIdempotencyKeys, PurgeIdleRunChains, PurgeRunListTotals } = JobNames;
+const { PurgeDeletedAgentGenerations, PurgeExpiredRuns, PurgeIdempotencyKeys, PurgeIdleRunChains, PurgeRunListTotals } = JobNames;
 
 const infra = isolatedInfra();
 const env = appEnv(infra);
@@ -57,15 +57,16 @@ describe('Idempotency key purge', () => {
     replicas.push(await startRunsService(env));
     const queue = replicas[0].get<Queue>(getQueueToken(QueueNames.RunsMaintenance), { strict: false });
     const schedulers = (await queue.getJobSchedulers()).sort((a, b) => (a.key < b.key ? -1 : 1));
+    // The retention purge (retention/) every RUN_PURGE_INTERVAL_MS (10 minutes by default), the others every PURGE_EVERY_MS.
     expect(schedulers).toEqual(
-      [PurgeDeletedAgentGenerations, PurgeIdempotencyKeys, PurgeIdleRunChains, PurgeRunListTotals].map((key) =>
-        expect.objectContaining({ key, every: PURGE_EVERY_MS }),
+      [PurgeDeletedAgentGenerations, PurgeExpiredRuns, PurgeIdempotencyKeys, PurgeIdleRunChains, PurgeRunListTotals].map((key) =>
+        expect.objectContaining({ key, every: key === PurgeExpiredRuns ? 600_000 : PURGE_EVERY_MS }),
       ),
     );
     // The first purges ran at once; the next ones wait their interval, still one job each after the second replica's start.
     const next = await queue.getDelayed();
-    expect(next.map((job) => job.name).sort()).toEqual([PurgeDeletedAgentGenerations, PurgeIdempotencyKeys, PurgeIdleRunChains, PurgeRunListTotals]);
-    for (const job of next) expect(job.timestamp + job.delay).toBeGreaterThan(Date.now() + PURGE_EVERY_MS - 60_000);
+    expect(next.map((job) => job.name).sort()).toEqual([PurgeDeletedAgentGenerations, PurgeExpiredRuns, PurgeIdempotencyKeys, PurgeIdleRunChains, PurgeRunListTotals]);
+    for (const job of next) expect(job.timestamp + job.delay).toBeGreaterThan(Date.now() + 600_000 - 60_000);
   });
 
   it('deletes in bounded batches until a batch comes back short, and stops between batches when told to', async () => {

@@ -2,6 +2,7 @@ import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { QueueNames } from '@aas/contracts';
 import { LifecycleModule } from '../lifecycle/lifecycle.module';
+import { RetentionModule } from '../retention/retention.module';
 import { RunListModule } from '../run-list/run-list.module';
 import { AgentDeletedConsumer } from './agent-deleted.consumer';
 import { MaintenanceStore } from './maintenance.store';
@@ -13,7 +14,9 @@ import { RunsMaintenanceProcessor } from './runs-maintenance.processor';
   imports: [
     LifecycleModule,
     RunListModule,
-    BullModule.registerQueue({ name: QueueNames.RunsEvents }, { name: QueueNames.RunsMaintenance }),
+    RetentionModule,
+    // runs-maintenance comes with RetentionModule, which queues on it too.
+    BullModule.registerQueue({ name: QueueNames.RunsEvents }),
   ],
   providers: [AgentDeletedConsumer, RunsMaintenanceProcessor, { provide: MaintenanceStore, useClass: PostgresMaintenanceStore }],
 })

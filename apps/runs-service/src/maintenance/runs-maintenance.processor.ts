@@ -1,8 +1,12 @@
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { JobNames, QueueNames, parseJob } from '@aas/contracts';
 import { schedulePeriodicJob } from '@aas/platform';
 import { Job, Queue } from 'bullmq';
+import { RunsEnv } from '../config/runs.env';
+import { RunDeletions } from '../retention/run-deletions';
+import { RunRetention } from '../retention/run-retention';
 import { RunListStore } from '../run-list/run-list.store';
 import { MaintenanceStore } from './maintenance.store';
 
@@ -20,6 +24,9 @@ export class RunsMaintenanceProcessor extends WorkerHost implements OnApplicatio
   constructor(
     private readonly store: MaintenanceStore,
     private readonly runList: RunListStore,
+    private readonly retention: RunRetention,
+    private readonly deletions: RunDeletions,
+    private readonly config: ConfigService<RunsEnv, true>,
     @InjectQueue(QueueNames.RunsMaintenance) private readonly queue: Queue,
   ) {
     super();
@@ -30,6 +37,8 @@ export class RunsMaintenanceProcessor extends WorkerHost implements OnApplicatio
     await schedulePeriodicJob(this.queue, JobNames.PurgeRunListTotals, PURGE_EVERY_MS, this.logger);
     await schedulePeriodicJob(this.queue, JobNames.PurgeDeletedAgentGenerations, PURGE_EVERY_MS, this.logger);
     await schedulePeriodicJob(this.queue, JobNames.PurgeIdleRunChains, PURGE_EVERY_MS, this.logger);
+    const retentionEvery = this.config.get('RUN_PURGE_INTERVAL_MS', { infer: true });
+    await schedulePeriodicJob(this.queue, JobNames.PurgeExpiredRuns, retentionEvery, this.logger);
   }
 
   async process(job: Job): Promise<number> {
@@ -47,6 +56,13 @@ export class RunsMaintenanceProcessor extends WorkerHost implements OnApplicatio
         return this.store.purgeDeletedGenerations();
       case JobNames.PurgeIdleRunChains:
         return this.store.purgeIdleChains(stop);
+      case JobNames.PurgeExpiredRuns: {
+        // Deletions asked for are done by their own job at once; this catches up one whose job was lost.
+        const requested = await this.deletions.purgeRequested(stop);
+        return requested.runs + (await this.retention.purgeDue(stop)).runs;
+      }
+      case JobNames.PurgeRequestedRuns:
+        return (await this.deletions.purgeRequested(stop)).runs;
     }
   }
 }

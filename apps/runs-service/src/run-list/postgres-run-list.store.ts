@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { ListRunsMessage, ListRunsQuery, LiveAgent } from '@aas/contracts';
 import { entityFromRow } from '@aas/platform';
 import { isUUID } from 'class-validator';
-import { Brackets, DataSource, SelectQueryBuilder } from 'typeorm';
+import { Brackets, DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { RunEntity } from '../database/run.entity';
 import { runListCountAcrossAgentsQuery, runListCountQuery, runModeOf } from './run-list-count';
 import { runListFiltersKey } from './run-list-filters-key';
@@ -184,17 +184,24 @@ export class PostgresRunListStore extends RunListStore {
     return withFilters(q, message);
   }
 
-  /** Each agent's runs of its live generation (a run without one predates generations). */
   private acrossAgents(userId: string, agents: LiveAgent[], query: ListRunsQuery): SelectQueryBuilder<RunEntity> {
-    const q = this.dataSource.manager
-      .createQueryBuilder(RunEntity, 'r')
-      .where('r.user_id = :userId AND r.agent_id = ANY(:agentIds::uuid[])', { userId, agentIds: agents.map((a) => a.agent_id) })
-      .andWhere(
-        '(r.agent_generation IS NULL OR (r.agent_id, r.agent_generation) IN (SELECT * FROM unnest(:agentIds::uuid[], :generations::bigint[])))',
-        { generations: agents.map((a) => a.generation) },
-      );
-    return withFilters(q, query);
+    return runsAcrossAgents(this.dataSource.manager, userId, agents, query);
   }
+}
+
+/**
+ * GET /v1/runs's runs (`r`): each agent's runs of its live generation (a run without one predates
+ * generations), under the list's filters; DELETE /v1/runs deletes the finished ones (retention/).
+ */
+export function runsAcrossAgents(manager: EntityManager, userId: string, agents: LiveAgent[], query: ListRunsQuery): SelectQueryBuilder<RunEntity> {
+  const q = manager
+    .createQueryBuilder(RunEntity, 'r')
+    .where('r.user_id = :userId AND r.agent_id = ANY(:agentIds::uuid[])', { userId, agentIds: agents.map((a) => a.agent_id) })
+    .andWhere(
+      '(r.agent_generation IS NULL OR (r.agent_id, r.agent_generation) IN (SELECT * FROM unnest(:agentIds::uuid[], :generations::bigint[])))',
+      { generations: agents.map((a) => a.generation) },
+    );
+  return withFilters(q, query);
 }
 
 function withFilters(q: SelectQueryBuilder<RunEntity>, message: ListRunsQuery): SelectQueryBuilder<RunEntity> {

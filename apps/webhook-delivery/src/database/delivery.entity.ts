@@ -49,6 +49,10 @@ export class DeliveryEntity {
   @Column({ name: 'chain_depth', type: 'integer', nullable: true })
   chainDepth!: number | null;
 
+  /** The run the delivery is about (null for test events): deleting the run deletes its deliveries (runs.purged). */
+  @Column({ name: 'run_id', type: 'uuid', nullable: true })
+  runId!: string | null;
+
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

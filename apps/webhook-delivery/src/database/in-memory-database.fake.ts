@@ -41,6 +41,14 @@ export class InMemoryDatabase extends InMemoryTables<Tables> {
     this.tables.attempts = this.tables.attempts.filter((a) => !deliveries.has(a.deliveryId));
   }
 
+  /** Deletes the deliveries `doomed` picks, with their attempts (ON DELETE CASCADE); answers how many. */
+  deleteDeliveries(doomed: (delivery: DeliveryEntity) => boolean): number {
+    const gone = new Set(this.tables.deliveries.filter(doomed).map((d) => d.id));
+    this.tables.deliveries = this.tables.deliveries.filter((d) => !gone.has(d.id));
+    this.tables.attempts = this.tables.attempts.filter((a) => !gone.has(a.deliveryId));
+    return gone.size;
+  }
+
   /** A webhook as the API makes one (active, of generation 1, for every run event unless told otherwise). */
   addWebhook(fields: Partial<WebhookEntity> = {}): WebhookEntity {
     const now = this.now();
@@ -81,6 +89,7 @@ export class InMemoryDatabase extends InMemoryTables<Tables> {
       pendingSince: null,
       chainRootId: null,
       chainDepth: null,
+      runId: null,
       createdAt: this.now(),
       finishedAt: null,
       ...fields,

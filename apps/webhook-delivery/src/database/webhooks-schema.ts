@@ -7,6 +7,7 @@ import { WebhookAgentGeneration1764200000000 } from './migrations/1764200000000-
 import { DeliveryPendingSince1764300000000 } from './migrations/1764300000000-delivery-pending-since';
 import { WebhookHealth1764400000000 } from './migrations/1764400000000-webhook-health';
 import { DeliveryChains1764424000000 } from './migrations/1764424000000-delivery-chains';
+import { DeliveryRuns1764970000000 } from './migrations/1764970000000-delivery-runs';
 import { WebhookEntity } from './webhook.entity';
 
 export const WEBHOOKS_SCHEMA: SchemaDefinition = {
@@ -19,5 +20,6 @@ export const WEBHOOKS_SCHEMA: SchemaDefinition = {
     DeliveryPendingSince1764300000000,
     WebhookHealth1764400000000,
     DeliveryChains1764424000000,
+    DeliveryRuns1764970000000,
   ],
 };

@@ -25,7 +25,13 @@ export class FakeFanOutStore implements FanOutStore {
             body: event.body,
             chainRootId: event.chain.rootRunId,
             chainDepth: event.chain.depth,
+            runId: event.runId,
           }).id);
     return [...made, ...stillPending];
+  }
+
+  async deleteOfRuns(runIds: string[]): Promise<number> {
+    const runs = new Set(runIds);
+    return this.db.deleteDeliveries((d) => d.runId !== null && runs.has(d.runId));
   }
 }

@@ -3,6 +3,7 @@ import { ChainLink } from '@aas/platform';
 /** A run lifecycle event, as the deliveries it makes need it. */
 export interface LifecycleEventDeliveries {
   agentId: string;
+  runId: string;
   /** The run's agent generation; null from a producer of an earlier version (every generation's webhooks then). */
   agentGeneration: number | null;
   /** The event's job id: with the webhook id, what makes a delivery unique. */
@@ -26,4 +27,10 @@ export abstract class FanOutStore {
    * (made by an earlier run of the event), each once.
    */
   abstract createDeliveries(event: LifecycleEventDeliveries): Promise<string[]>;
+
+  /**
+   * runs.purged: deletes the deliveries of these runs with their attempts, in statements of at most
+   * `batchSize` deliveries until none is left; answers how many.
+   */
+  abstract deleteOfRuns(runIds: string[], batchSize?: number): Promise<number>;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { EventNames, QueueNames, RunLifecycleEvent } from '@aas/contracts';
+import { EventNames, QueueNames, RunLifecycleEvent, RunLifecycleEventName, RunsPurgedEvent } from '@aas/contracts';
 import { dataSourceOptions, migrateSchema } from '@aas/platform';
 import { Job, Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
@@ -41,10 +41,10 @@ describe(WebhookEventsConsumer.name, () => {
     return row.id;
   }
 
-  function lifecycleJob(agentId: string, event = EventNames.RunStarted): Job<RunLifecycleEvent> {
+  function lifecycleJob(agentId: string, event: RunLifecycleEventName = EventNames.RunStarted, runId = randomUUID()): Job<RunLifecycleEvent> {
     const data: RunLifecycleEvent = {
       event,
-      run_id: randomUUID(),
+      run_id: runId,
       agent_id: agentId,
       user_id: randomUUID(),
       status: 'in_progress',
@@ -91,5 +91,36 @@ describe(WebhookEventsConsumer.name, () => {
     expect(await deliveriesOf(job.id!)).toHaveLength(2);
     expect(await queue.getJob(done.id)).toBeUndefined();
     expect(await queue.getJob(stillPending.id)).toBeDefined();
+  });
+
+  it('runs.purged deletes the deliveries of those runs with their attempts, in batches, and nothing of other runs', async () => {
+    const agentId = randomUUID();
+    await webhook(agentId, [EventNames.RunStarted, EventNames.RunCompleted]);
+    await webhook(agentId, [EventNames.RunStarted]);
+    const [purged, kept] = [[randomUUID(), randomUUID()], randomUUID()];
+    for (const runId of [...purged, kept]) {
+      await sut.process(lifecycleJob(agentId, EventNames.RunStarted, runId));
+      await sut.process(lifecycleJob(agentId, EventNames.RunCompleted, runId));
+    }
+    await dataSource.query(
+      `INSERT INTO delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code)
+       SELECT id, 1, now(), 5, 500 FROM deliveries WHERE run_id = ANY($1::uuid[])`,
+      [[...purged, kept]],
+    );
+    const count = async (runIds: string[]) =>
+      (await dataSource.query(
+        `SELECT (SELECT count(*)::int FROM deliveries WHERE run_id = ANY($1::uuid[])) AS deliveries,
+                (SELECT count(*)::int FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id WHERE d.run_id = ANY($1::uuid[])) AS attempts`,
+        [runIds],
+      ))[0];
+    expect(await count(purged)).toEqual({ deliveries: 6, attempts: 6 });
+
+    expect(await new PostgresFanOutStore(dataSource).deleteOfRuns([purged[0]], 2)).toBe(3);
+    const job = { id: `event-${randomUUID()}`, name: EventNames.RunsPurged, data: { run_ids: purged } } as Job<RunsPurgedEvent>;
+    await sut.process(job);
+    await sut.process(job); // delivered again: nothing left to delete, no error
+
+    expect(await count(purged)).toEqual({ deliveries: 0, attempts: 0 });
+    expect(await count([kept])).toEqual({ deliveries: 3, attempts: 3 });
   });
 });

@@ -11,7 +11,7 @@ import { FanOutStore } from './fan-out.store';
  * Turns a run lifecycle event into one delivery per active webhook of the agent
  * subscribed to it. Re-processing the same event makes no second delivery
  * (unique per webhook and event) and re-queues pending ones under their own id.
- * agent.deleted, on the same queue, deletes that agent's webhooks.
+ * agent.deleted, on the same queue, deletes that agent's webhooks; runs.purged the deliveries of deleted runs.
  */
 @Processor(QueueNames.WebhooksEvents, { concurrency: 16 })
 export class WebhookEventsConsumer extends WorkerHost {
@@ -31,9 +31,14 @@ export class WebhookEventsConsumer extends WorkerHost {
       const deleted = parsed.data;
       return this.webhooks.deleteOfAgent(deleted.agent_id, deleted.user_id, deleted.generation);
     }
+    if (parsed.name === EventNames.RunsPurged) {
+      await this.fanOut.deleteOfRuns(parsed.data.run_ids);
+      return;
+    }
     const event = parsed.data;
     const pending = await this.fanOut.createDeliveries({
       agentId: event.agent_id,
+      runId: event.run_id,
       agentGeneration: event.agent_generation ?? null,
       sourceEventId: job.id!,
       event: event.event,

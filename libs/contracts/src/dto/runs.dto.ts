@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUUID, MaxLength, Min, Max } from 'class-validator';
 import { IsWellFormedText } from './text.validators';
@@ -397,6 +397,19 @@ export class ListAllRunsQuery extends ListRunsQuery {
   @IsOptional()
   @IsUUID()
   filter_workspace_id?: string;
+}
+
+/** DELETE /v1/runs: the filters of GET /v1/runs, without paging; only finished runs are deleted. */
+export class DeleteRunsQuery extends OmitType(ListAllRunsQuery, ['page', 'page_size'] as const) {}
+
+/** DELETE /v1/runs: accepted; the runs are deleted in batches shortly after (docs/retention.md). */
+export class RunDeletionResponse {
+  @ApiProperty({
+    type: 'integer',
+    format: 'int64',
+    description: 'The finished runs the filters matched when the request was accepted: those that will be deleted',
+  })
+  matched_runs!: number;
 }
 
 export class AllRunsListResponse extends RunListResponse {

@@ -1,9 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsOptional, IsString, Length, Max, MaxLength, Min } from 'class-validator';
 import { IsWellFormedText } from './text.validators';
 
 export const WORKSPACE_NAME_MAX = 128;
 export const ICON_CONFIG_MAX = 4096;
+/** The longest run retention a workspace may set, in days (100 years). */
+export const RUN_RETENTION_DAYS_MAX = 36_500;
 
 export class WorkspaceDto {
   @ApiProperty({ format: 'uuid' })
@@ -26,6 +28,14 @@ export class WorkspaceDto {
 
   @ApiPropertyOptional({ type: 'string', nullable: true })
   icon_config!: string | null;
+
+  @ApiProperty({
+    type: 'integer',
+    format: 'int32',
+    nullable: true,
+    description: "Days finished runs of the workspace's agents are kept (0: forever); null: the installation's RUN_RETENTION_DAYS",
+  })
+  run_retention_days!: number | null;
 }
 
 export class WorkspaceResponse {
@@ -59,6 +69,20 @@ export class UpdateWorkspaceRequest {
   @MaxLength(ICON_CONFIG_MAX)
   @IsWellFormedText()
   icon_config?: string;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    format: 'int32',
+    nullable: true,
+    minimum: 0,
+    maximum: RUN_RETENTION_DAYS_MAX,
+    description: "Days finished runs of the workspace's agents are kept (0: forever); null: the installation default; absent: unchanged",
+  })
+  @IsOptional() // null too: the installation default
+  @IsInt()
+  @Min(0)
+  @Max(RUN_RETENTION_DAYS_MAX)
+  run_retention_days?: number | null;
 }
 
 export class DeleteWorkspaceResponse {

@@ -15,6 +15,7 @@ export const EventNames = {
   RunInstructions: 'run.instructions',
   RunAgentName: 'run.agent_name',
   ScheduleFire: 'schedule.fire',
+  RunsPurged: 'runs.purged',
 } as const;
 
 export type EventName = (typeof EventNames)[keyof typeof EventNames];

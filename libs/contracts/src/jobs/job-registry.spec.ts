@@ -54,6 +54,7 @@ describe('the job registry', () => {
       'run.instructions': ['agents-events'],
       'run.agent_name': ['agents-events'],
       'schedule.fire': ['scheduler-fires'],
+      'runs.purged': ['webhooks-events'],
     });
   });
 
@@ -82,6 +83,9 @@ describe('parseJob', () => {
     [QueueNames.SchedulerFires, EventNames.ScheduleFire, { agent_id: AGENT, user_id: USER, fire_time: AT, agent_generation: null }],
     [QueueNames.WebhookDeliveries, JobNames.Deliver, { delivery_id: RUN }],
     [QueueNames.RunsMaintenance, JobNames.PurgeIdempotencyKeys, {}],
+    [QueueNames.RunsMaintenance, JobNames.PurgeExpiredRuns, {}],
+    [QueueNames.RunsMaintenance, JobNames.PurgeRequestedRuns, {}],
+    [QueueNames.WebhooksEvents, EventNames.RunsPurged, { run_ids: [RUN] }],
     [QueueNames.WebhooksMaintenance, JobNames.SweepLostDeliveries, {}],
   ] as const)('accepts a %s job "%s" as its producer writes it', (queue, name, data) => {
     expect(parseJob(queue, { id: '1', name, data })).toEqual({ name, data });
@@ -113,6 +117,13 @@ describe('parseJob', () => {
 
   it.each([null, 'run', [RUN], 42])('refuses data that is not an object: %p', (data) => {
     expect(() => parseJob(QueueNames.RunsExecution, { id: '2', name: 'run.queued', data })).toThrow('its data is not an object');
+  });
+
+  it('refuses a runs.purged event without runs, or naming more than a batch', () => {
+    expect(() => parseJob(QueueNames.WebhooksEvents, { name: 'runs.purged', data: { run_ids: [] } })).toThrow(/run_ids/);
+    expect(() => parseJob(QueueNames.WebhooksEvents, { name: 'runs.purged', data: { run_ids: ['run-1'] } })).toThrow(/run_ids/);
+    const tooMany = Array.from({ length: 1001 }, () => RUN);
+    expect(() => parseJob(QueueNames.WebhooksEvents, { name: 'runs.purged', data: { run_ids: tooMany } })).toThrow(/run_ids/);
   });
 
   it('refuses a delivery job without a delivery id, and a progress event with a fractional seq', () => {

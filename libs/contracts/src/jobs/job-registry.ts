@@ -1,5 +1,5 @@
 import { EventName, EventNames } from './events';
-import { AgentDeletedEvent, DeliveryJobData, MaintenanceJob, RunAgentNameEvent, RunLifecycleEvent, RunInstructionsEvent, RunProgressEvent, RunQueuedEvent, ScheduleFireEvent } from './payloads';
+import { AgentDeletedEvent, DeliveryJobData, MaintenanceJob, RunAgentNameEvent, RunLifecycleEvent, RunInstructionsEvent, RunProgressEvent, RunQueuedEvent, RunsPurgedEvent, ScheduleFireEvent } from './payloads';
 import { JobNames, QueueName, QueueNames } from './queues';
 
 /**
@@ -14,6 +14,8 @@ export const JOB_REGISTRY = {
     [JobNames.PurgeRunListTotals]: MaintenanceJob,
     [JobNames.PurgeDeletedAgentGenerations]: MaintenanceJob,
     [JobNames.PurgeIdleRunChains]: MaintenanceJob,
+    [JobNames.PurgeExpiredRuns]: MaintenanceJob,
+    [JobNames.PurgeRequestedRuns]: MaintenanceJob,
   },
   [QueueNames.SchedulerEvents]: {
     [EventNames.AgentDeleted]: AgentDeletedEvent,
@@ -30,6 +32,7 @@ export const JOB_REGISTRY = {
     [EventNames.RunFailed]: RunLifecycleEvent,
     [EventNames.RunStopped]: RunLifecycleEvent,
     [EventNames.RunPaused]: RunLifecycleEvent,
+    [EventNames.RunsPurged]: RunsPurgedEvent,
   },
   [QueueNames.WebhookDeliveries]: { [JobNames.Deliver]: DeliveryJobData },
   [QueueNames.WebhooksMaintenance]: { [JobNames.SweepLostDeliveries]: MaintenanceJob },

@@ -1,5 +1,8 @@
 import { IntersectionType, PickType } from '@nestjs/swagger';
 import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
   IsBoolean,
   IsIn,
   IsInt,
@@ -262,3 +265,18 @@ export class DeliveryJobData extends TracedJob {
 
 /** A periodic upkeep job: its name says what to do; it carries nothing. */
 export class MaintenanceJob {}
+
+/** The most runs one runs.purged event names: a purge batch (RUN_PURGE_BATCH_SIZE is at most this). */
+export const RUNS_PURGED_MAX = 1000;
+
+/**
+ * Finished runs were deleted (retention, or a delete by filter: docs/retention.md); each consumer deletes
+ * what it keeps of them (webhook-delivery: their deliveries and attempts). Idempotent: a run deleted twice is gone.
+ */
+export class RunsPurgedEvent extends TracedJob {
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(RUNS_PURGED_MAX)
+  @IsUUID('all', { each: true })
+  run_ids!: string[];
+}

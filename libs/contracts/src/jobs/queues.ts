@@ -23,6 +23,8 @@ export const JobNames = {
   PurgeRunListTotals: 'purge-run-list-totals',
   PurgeDeletedAgentGenerations: 'purge-deleted-agent-generations',
   PurgeIdleRunChains: 'purge-idle-run-chains',
+  PurgeExpiredRuns: 'purge-expired-runs',
+  PurgeRequestedRuns: 'purge-requested-runs',
   SweepLostDeliveries: 'sweep-lost-deliveries',
 } as const;
 

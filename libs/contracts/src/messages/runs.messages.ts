@@ -2,7 +2,7 @@ import { IntersectionType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, IsUUID, Matches, MaxLength, Min, ValidateNested } from 'class-validator';
 import { AnswerInputRequestBody, ListInputRequestsQuery } from '../dto/input-requests.dto';
-import { CancelRunRequest, ListAllRunsQuery, ListRunsQuery, ReplayRunRequest, RunEventsQuery, StartRunRequest } from '../dto/runs.dto';
+import { CancelRunRequest, DeleteRunsQuery, ListAllRunsQuery, ListRunsQuery, ReplayRunRequest, RunEventsQuery, StartRunRequest } from '../dto/runs.dto';
 import { AgentScopedMessage, RunScopedMessage, UserScopedMessage } from './user-scoped.message';
 
 /** An Idempotency-Key header: 1-255 visible ASCII characters. */
@@ -27,6 +27,7 @@ export class ReplayRunMessage extends IntersectionType(ReplayRunRequest, RunScop
 export class CancelRunMessage extends IntersectionType(CancelRunRequest, RunScopedMessage) {}
 export class ListRunsMessage extends IntersectionType(ListRunsQuery, AgentScopedMessage) {}
 export class ListAllRunsMessage extends IntersectionType(ListAllRunsQuery, UserScopedMessage) {}
+export class DeleteRunsMessage extends IntersectionType(DeleteRunsQuery, UserScopedMessage) {}
 export class RunEventsMessage extends IntersectionType(RunEventsQuery, RunScopedMessage) {}
 export class ListToolsMessage extends UserScopedMessage {}
 
@@ -145,4 +146,12 @@ export class AnswerInputRequestMessage extends IntersectionType(AnswerInputReque
   @IsString()
   @MaxLength(256)
   api_key_id!: string | null;
+}
+
+/** Which agents' runs are kept other than RUN_RETENTION_DAYS says: those of workspaces with their own retention (AgentsPatterns.RunRetentions). */
+export class RunRetentionsMessage {}
+
+/** The agents of the workspaces whose run_retention_days is set, by that value (0: kept forever). */
+export interface RunRetentionsResponse {
+  retentions: Array<{ days: number; agent_ids: string[] }>;
 }

@@ -23,6 +23,7 @@ import type {
   RevokeApiKeyResponse,
   RunEventsResponse,
   RunListResponse,
+  RunDeletionResponse,
   RunResponse,
   ScheduleListResponse,
   SchedulePreviewResponse,
@@ -44,6 +45,9 @@ import type {
   ListAllRunsMessage,
   LiveAgentsMessage,
   LiveAgentsResponse,
+  RunRetentionsMessage,
+  DeleteRunsMessage,
+  RunRetentionsResponse,
   RecordRunEndsMessage,
   RecordRunEndsResponse,
   ListToolsMessage,
@@ -163,6 +167,7 @@ export interface RequestRegistry {
   [AgentsPatterns.GetInstructionsVersion]: RequestType<InstructionsVersionMessage, InstructionsVersionResponse>;
   [AgentsPatterns.GetAgentsForRunStarts]: RequestType<AgentStartContextsMessage, AgentStartContextsResponse>;
   [AgentsPatterns.ListLiveAgents]: RequestType<LiveAgentsMessage, LiveAgentsResponse>;
+  [AgentsPatterns.RunRetentions]: RequestType<RunRetentionsMessage, RunRetentionsResponse>;
   [RunsPatterns.Health]: RequestType<Record<string, never>, HealthAnswer>;
   [RunsPatterns.ListTools]: RequestType<ListToolsMessage, ToolListResponse>;
   [RunsPatterns.ListRunInputRequests]: RequestType<ListRunInputRequestsMessage, InputRequestListResponse>;
@@ -179,6 +184,7 @@ export interface RequestRegistry {
   [RunsPatterns.CancelRun]: RequestType<CancelRunMessage, SuccessResponse>;
   [RunsPatterns.ReplayRun]: RequestType<ReplayRunMessage, RunResponse>;
   [RunsPatterns.DeleteRun]: RequestType<RunRefMessage, { deleted: true }>;
+  [RunsPatterns.DeleteRuns]: RequestType<DeleteRunsMessage, RunDeletionResponse>;
   [SchedulerPatterns.Health]: RequestType<Record<string, never>, HealthAnswer>;
   [SchedulerPatterns.GetSchedule]: RequestType<AgentScheduleMessage, ScheduleResponse>;
   [SchedulerPatterns.RecordRunEnds]: RequestType<RecordRunEndsMessage, RecordRunEndsResponse>;
