@@ -1,6 +1,7 @@
 import { AgentStartContext } from '@aas/contracts';
 import { ServiceClient, Transaction, afterCommit } from '@aas/platform';
 import { ConflictError, QuotaExceededError, ResourceNotFoundError, ValidationFailedError, toProblem } from '@aas/problem-details';
+import { BudgetGuard } from '../budgets/budget-guard';
 import { RunLifecycle } from '../lifecycle/run-lifecycle.service';
 import { RunAcceptance } from './run-acceptance.service';
 import { ownedKey } from './run-acceptance.store';
@@ -42,7 +43,9 @@ describe(RunAcceptance.name, () => {
       waitingIn: async (_tx: Transaction, userIds: string[], max: number) => new Map(userIds.map((userId) => [userId, Math.min(waiting(userId).length, max)])),
       removedIn: () => undefined,
     } as unknown as RunLifecycle;
-    const sut = new RunAcceptance(tables, services, lifecycle, limits);
+    // Budgets have their own tests (budgets/, test/budgets.e2e-spec.ts): none binds here.
+    const budgets = { refusalsIn: async (_tx: Transaction, runs: unknown[]) => runs.map(() => undefined) } as unknown as BudgetGuard;
+    const sut = new RunAcceptance(tables, services, lifecycle, limits, budgets);
     return { sut, tables, admission };
   }
 

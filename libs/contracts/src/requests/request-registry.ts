@@ -1,4 +1,5 @@
 import type {
+  BudgetResponse,
   AgentListResponse,
   AllRunsListResponse,
   ToolListResponse,
@@ -34,6 +35,10 @@ import type {
   WorkspaceResponse,
 } from '../dto';
 import type {
+  AgentBudgetMessage,
+  PutAgentBudgetMessage,
+  PutUserBudgetMessage,
+  UserBudgetMessage,
   AgentContext,
   AgentContextMessage,
   InstructionsVersionMessage,
@@ -160,6 +165,10 @@ export interface RequestRegistry {
   [AgentsPatterns.ListLiveAgents]: RequestType<LiveAgentsMessage, LiveAgentsResponse>;
   [RunsPatterns.Health]: RequestType<Record<string, never>, HealthAnswer>;
   [RunsPatterns.ListTools]: RequestType<ListToolsMessage, ToolListResponse>;
+  [RunsPatterns.GetUserBudget]: RequestType<UserBudgetMessage, BudgetResponse>;
+  [RunsPatterns.PutUserBudget]: RequestType<PutUserBudgetMessage, BudgetResponse>;
+  [RunsPatterns.GetAgentBudget]: RequestType<AgentBudgetMessage, BudgetResponse>;
+  [RunsPatterns.PutAgentBudget]: RequestType<PutAgentBudgetMessage, BudgetResponse>;
   [RunsPatterns.StartRun]: RequestType<StartRunMessage, RunResponse>;
   [RunsPatterns.StartScheduledRuns]: RequestType<StartScheduledRunsMessage, StartScheduledRunsResponse>;
   [RunsPatterns.StartTriggeredRuns]: RequestType<StartTriggeredRunsMessage, StartTriggeredRunsResponse>;
