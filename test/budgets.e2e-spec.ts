@@ -3,6 +3,7 @@ import { expectProblem, http } from './support/http';
 import { TestRuntime, hang, lines } from './support/test-runtime';
 import { TestSystem } from './support/test-system';
 import { User, freshUser } from './support/test-users';
+import { Receiver } from './support/webhook-receiver';
 
 /** One credit per input token, output free: a usage line of n input tokens spends n credits. */
 const CREDIT_PRICES = JSON.stringify([{ model: '*', input_per_million: 1_000_000, output_per_million: 0 }]);
@@ -11,6 +12,8 @@ const usage = (credits: number) => ({ type: 'usage', model: 'm-1', input_tokens:
 /** Spending budgets per agent and per user, per UTC day and month (docs/budgets.md). */
 describe('Budgets', () => {
   let runtime: TestRuntime;
+  let receiver: Receiver;
+  let receiverUrl: string;
   let system: TestSystem;
   let base: string;
   let alice: User;
@@ -20,8 +23,11 @@ describe('Budgets', () => {
   beforeAll(async () => {
     runtime = await TestRuntime.start();
     runtime.handler = lines({ type: 'completed', outcome: 'success' });
+    receiver = new Receiver();
+    receiverUrl = await receiver.start();
     system = await TestSystem.start({
       runsEnv: { AGENT_RUNTIME_URL: runtime.url, AGENT_RUNTIME_SECRET: 'budgets-runtime-secret-0123456789', CREDIT_PRICES, RUN_TIMEOUT_MS: '10000' },
+      webhooksEnv: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' },
     });
     base = system.url();
     [alice, bob, carol] = [await freshUser(system, 'alice'), await freshUser(system, 'bob'), await freshUser(system, 'carol')];
@@ -29,6 +35,7 @@ describe('Budgets', () => {
   afterAll(async () => {
     await system?.stop();
     await runtime?.close();
+    await receiver?.close();
   });
 
   const newAgent = async (user: User) => (await http(base, 'POST', '/v1/agents', { key: user.key, body: {} })).body.agent.agent_id as string;
@@ -60,6 +67,8 @@ describe('Budgets', () => {
       const set = await setAgentBudget(alice, agentId, { daily_credits: 100 });
       expect(set.status).toBe(200);
       expect(set.body.budget).toMatchObject({ agent_id: agentId, daily_credits: 100, monthly_credits: null, spent_today_credits: 0, spent_this_month_credits: 0 });
+      const hook = await http(base, 'POST', `/v1/agents/${agentId}/webhooks`, { key: alice.key, body: { url: `${receiverUrl}/failed`, events: ['run.failed'] } });
+      expect(hook.status).toBe(201);
       // 60 + 45 = 105 > 100: the second usage line crosses; the stream would go on until it is closed.
       const message = runtime.script('agent budget: crossing', hang(usage(60), { type: 'step', title: 'more' }, 20, usage(45), { type: 'step', title: 'after the budget' }));
       const started = await start(alice, agentId, message);
@@ -75,6 +84,8 @@ describe('Budgets', () => {
       const events = (await http(base, 'GET', `/v1/agents/${agentId}/runs/${runId}/events`, { key: alice.key })).body.events;
       expect(events.map((e: { event: object }) => Object.keys(e.event)[0])).toEqual(['started', 'usage', 'step', 'failed']);
       expect(events[3].event.failed.error).toMatch(/agent's daily budget of 100 credits is spent \(105\)/);
+      const [delivery] = await eventually('the run.failed delivery', async () => receiver.on('/failed'), (r) => r.length >= 1, 10_000);
+      expect(JSON.parse(delivery.body)).toMatchObject({ event: 'run.failed', data: { run_id: runId, agent_id: agentId, status: 'error' } });
     });
 
     it('shows the spend of the day and month', async () => {
