@@ -114,6 +114,11 @@ describe('Hostile input to every endpoint (fuzz)', () => {
         PutInstructionsRequest: () => ({ content: 'fuzz', plan_steps: [{ title: 't', description: 'd', tools: ['x'], order: 0 }] }),
         StartRunRequest: () => ({}),
         CancelRunRequest: () => ({}),
+        ReplayRunRequest: () => ({ instructions: 'current' }),
+        // No fixture run waits for input (request_id is random): a valid answer meets a 404.
+        AnswerInputRequestBody: () => ({ answer: 'approve' }),
+        // The fixtures' runtime reports no usage, so whatever budget a case sets never binds the other cases' runs.
+        PutBudgetRequest: () => ({ daily_credits: 1000, monthly_credits: null }),
         PutScheduleRequest: () => ({ cron: '0 0 0 1 1 ? 2099' }),
         CreateTriggerRequest: () => ({ kind: 'webhook' }),
         UpdateTriggerRequest: () => ({}),

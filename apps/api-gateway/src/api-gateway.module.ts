@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { MetricsModule, RedisModule, ServiceClientModule, loggingModule, settingsModule } from '@aas/platform';
 import { AgentsController } from './agents/agents.controller';
+import { AgentBudgetController, UserBudgetController } from './budgets/budgets.controller';
 import { ApiKeysController } from './api-keys/api-keys.controller';
 import { AuthModule } from './auth/auth.module';
 import { CallerServices } from './caller/caller-services';
@@ -41,7 +42,7 @@ export class ApiGatewayModule {
         MetricsModule.forApp('api-gateway'),
       ],
       providers: [CallerServices, RunEventStreams, RunEventHub, StreamSlots, HttpMetrics, VerifiedHookUrls, InstallationDeliveries],
-      controllers: [ConsoleAuthController, MeController, ApiKeysController, AgentsController, WorkspacesController, InstructionsController, AllRunsController, RunsController, RunEventStreamController, AgentScheduleController, SchedulesController, WebhooksController, TriggersController, InboundHooksController, ToolsController, InputRequestsController],
+      controllers: [ConsoleAuthController, MeController, ApiKeysController, AgentsController, WorkspacesController, InstructionsController, AllRunsController, RunsController, RunEventStreamController, AgentScheduleController, SchedulesController, WebhooksController, TriggersController, InboundHooksController, ToolsController, InputRequestsController, UserBudgetController, AgentBudgetController],
     };
   }
 }

@@ -81,6 +81,12 @@ export const RunsPatterns = {
   ListRunInputRequests: 'runs.input-requests.list-run',
   ListInputRequests: 'runs.input-requests.list',
   AnswerInputRequest: 'runs.input-requests.answer',
+  /** GET and PUT /v1/budgets: the caller's spending budget and spend (docs/budgets.md). */
+  GetUserBudget: 'runs.budgets.get-user',
+  PutUserBudget: 'runs.budgets.put-user',
+  /** GET and PUT /v1/agents/{agent_id}/budget: an agent's spending budget and spend. */
+  GetAgentBudget: 'runs.budgets.get-agent',
+  PutAgentBudget: 'runs.budgets.put-agent',
 } as const;
 
 export const SchedulerPatterns = {

@@ -787,6 +787,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/budgets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your spending budget and what you spent today and this month
+         * @description Spend is counted in credits from the usage lines of the runtime (CREDIT_PRICES) over the current UTC day and calendar month; a runtime that reports no usage spends nothing, so its runs are never bound (docs/budgets.md).
+         */
+        get: operations["UserBudgetController_get"];
+        /**
+         * Set your spending budget over all your agents: daily_credits and monthly_credits (null or absent: none)
+         * @description Spend is counted in credits from the usage lines of the runtime (CREDIT_PRICES) over the current UTC day and calendar month; a runtime that reports no usage spends nothing, so its runs are never bound (docs/budgets.md). A run whose usage passes a budget ends in error (run.failed); starts of a spent budget are refused with 422 quota-exceeded.
+         */
+        put: operations["UserBudgetController_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agent_id}/budget": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An agent's spending budget and what it spent today and this month
+         * @description Spend is counted in credits from the usage lines of the runtime (CREDIT_PRICES) over the current UTC day and calendar month; a runtime that reports no usage spends nothing, so its runs are never bound (docs/budgets.md).
+         */
+        get: operations["AgentBudgetController_get"];
+        /**
+         * Set an agent's spending budget: daily_credits and monthly_credits (null or absent: none)
+         * @description Spend is counted in credits from the usage lines of the runtime (CREDIT_PRICES) over the current UTC day and calendar month; a runtime that reports no usage spends nothing, so its runs are never bound (docs/budgets.md). A run whose usage passes a budget ends in error (run.failed); starts of a spent budget are refused with 422 quota-exceeded.
+         */
+        put: operations["AgentBudgetController_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1743,6 +1791,46 @@ export interface components {
         };
         InputRequestResponse: {
             input_request: components["schemas"]["InputRequestDto"];
+        };
+        BudgetDto: {
+            /**
+             * Format: uuid
+             * @description The agent's budget only: the agent
+             */
+            agent_id?: string;
+            /** @description Credits per UTC day; null: none */
+            daily_credits: number | null;
+            /** @description Credits per UTC calendar month; null: none */
+            monthly_credits: number | null;
+            /**
+             * @description Credits spent since day_started_at (millionths of a credit kept: 102.5 is 102.5 credits)
+             * @example 12.5
+             */
+            spent_today_credits: number;
+            /**
+             * @description Credits spent since month_started_at
+             * @example 40.25
+             */
+            spent_this_month_credits: number;
+            /**
+             * Format: date-time
+             * @description Start of the current UTC day (ISO 8601, UTC)
+             */
+            day_started_at: string;
+            /**
+             * Format: date-time
+             * @description Start of the current UTC calendar month (ISO 8601, UTC)
+             */
+            month_started_at: string;
+        };
+        BudgetResponse: {
+            budget: components["schemas"]["BudgetDto"];
+        };
+        PutBudgetRequest: {
+            /** @description Credits that may be spent per UTC day; null or absent: no daily budget */
+            daily_credits?: number | null;
+            /** @description Credits that may be spent per UTC calendar month; null or absent: no monthly budget */
+            monthly_credits?: number | null;
         };
     };
     responses: never;
@@ -5317,6 +5405,202 @@ export interface operations {
             };
             /** @description Payload Too Large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Any other error, as Problem Details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+        };
+    };
+    UserBudgetController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BudgetResponse"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Any other error, as Problem Details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+        };
+    };
+    UserBudgetController_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutBudgetRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BudgetResponse"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Any other error, as Problem Details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+        };
+    };
+    AgentBudgetController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BudgetResponse"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Any other error, as Problem Details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+        };
+    };
+    AgentBudgetController_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutBudgetRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BudgetResponse"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -63,9 +63,21 @@ export interface GeneratorOptions {
 
 /** Path parameters with no resource behind them in the fixtures: a random UUID (a 404) stands in. */
 // An inbound URL's token is never the real one: each case would start a run; the fuzz checks what unknown URLs answer.
-const UNFIXTURED_PARAMS = new Set(['delivery_id', 'key_id', 'token']);
+// No fixture run waits for input, so an input request's id names none.
+const UNFIXTURED_PARAMS = new Set(['delivery_id', 'key_id', 'token', 'request_id']);
 
 const JSON_TYPE = 'application/json';
+
+/** Values of every JSON type, for a field that takes any (FieldRule kind `json`). */
+const JSON_VALUES: [string, unknown][] = [
+  ['a string', 'approve'],
+  ['a number', 42],
+  ['false', false],
+  ['an empty object', {}],
+  ['an object', { amount: 1, nested: { deep: [1, 2] } }],
+  ['an empty array', []],
+  ['an array', ['a', 1, null]],
+];
 
 /**
  * The catalogue of hostile requests for one operation: every category the
@@ -392,7 +404,8 @@ export class OperationCases {
         this.add('body-field', `${rule.name}: missing`, () => this.request({ body: json(without) }), [400]);
       }
       // Duplicate keys: the last one counts.
-      const wrong = JSON.stringify(wrongTypes(rule.kind)[0].value);
+      // A field that takes any JSON refuses null only.
+      const wrong = JSON.stringify(rule.kind === 'json' ? null : wrongTypes(rule.kind)[0].value);
       const good = JSON.stringify(base()[rule.name] ?? null);
       const rest = JSON.stringify(base()).slice(1, -1);
       const join = (...parts: string[]) => `{${parts.filter(Boolean).join(',')}}`;
@@ -467,6 +480,9 @@ export class OperationCases {
         out.push(['true', true, 'maybe'], ['false', false, 'maybe']);
         break;
       case 'object':
+        break;
+      case 'json':
+        for (const [label, value] of JSON_VALUES) out.push([label, value, 'maybe']);
         break;
     }
     return out;
@@ -554,6 +570,10 @@ export class OperationCases {
 
   private randomFieldValue(rule: FieldRule): [string, unknown, 'invalid' | 'maybe'] {
     const roll = this.rng.next();
+    if (rule.kind === 'json') {
+      const [label, value] = this.rng.pick(JSON_VALUES);
+      return [label, value, 'maybe'];
+    }
     if (roll < 0.2) {
       const wrong = this.rng.pick(wrongTypes(rule.kind));
       return [`wrong type (${wrong.label})`, wrong.value, 'invalid'];

@@ -12,7 +12,8 @@ export interface FieldRule {
   optional: boolean;
   /** May be null: @IsOptional lets null through; @ValidateIf(value !== undefined) does not. */
   nullable: boolean;
-  kind: 'string' | 'boolean' | 'integer' | 'array' | 'object';
+  /** `json`: any JSON value but null (only @IsDefined), checked later against a schema of its own. */
+  kind: 'string' | 'boolean' | 'integer' | 'array' | 'object' | 'json';
   /** String checks (for arrays: of each item). */
   minLength?: number;
   maxLength?: number;
@@ -54,6 +55,7 @@ function ruleOf(dto: Function, name: string, metas: Meta[]): FieldRule {
   else if (has('isBoolean')) kind = 'boolean';
   else if (has('isInt')) kind = 'integer';
   else if (nested) kind = 'object';
+  else if (has('isDefined') && metas.every((m) => m.name === 'isDefined')) kind = 'json';
   const rule: FieldRule = {
     name,
     kind,

@@ -238,7 +238,9 @@ export const LAST_EVENT_IDS: readonly Labeled<string>[] = [
 ];
 
 /** Wrong JSON types for a field of a given kind. */
-export function wrongTypes(kind: 'string' | 'boolean' | 'integer' | 'array' | 'object'): Labeled<unknown>[] {
+export function wrongTypes(kind: 'string' | 'boolean' | 'integer' | 'array' | 'object' | 'json'): Labeled<unknown>[] {
+  // Any JSON value is of the right type; only null (or nothing) is refused.
+  if (kind === 'json') return [];
   const common: Labeled<unknown>[] = [
     { label: 'object', value: { a: 1 } },
     { label: 'empty object', value: {} },

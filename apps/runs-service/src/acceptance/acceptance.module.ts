@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { RunsEnv } from '../config/runs.env';
 import { runAcceptanceDatabaseModule } from '../database/run-acceptance-database';
+import { BudgetsModule } from '../budgets/budgets.module';
 import { LifecycleModule } from '../lifecycle/lifecycle.module';
 import { PostgresRunAcceptanceStore } from './postgres-run-acceptance.store';
 import { RunAcceptance } from './run-acceptance.service';
@@ -9,7 +10,7 @@ import { RunAcceptanceStore } from './run-acceptance.store';
 import { RunStartLimits } from './run-start-limits';
 
 @Module({
-  imports: [runAcceptanceDatabaseModule(), LifecycleModule],
+  imports: [runAcceptanceDatabaseModule(), LifecycleModule, BudgetsModule],
   providers: [
     RunAcceptance,
     { provide: RunAcceptanceStore, useClass: PostgresRunAcceptanceStore },

@@ -1,6 +1,7 @@
 import { AgentStartContext } from '@aas/contracts';
 import { ServiceClient, Transaction, afterCommit } from '@aas/platform';
 import { ConflictError, QuotaExceededError, ResourceNotFoundError, ValidationFailedError, toProblem } from '@aas/problem-details';
+import { BudgetGuard } from '../budgets/budget-guard';
 import { RunLifecycle } from '../lifecycle/run-lifecycle.service';
 import { RunAcceptance } from './run-acceptance.service';
 import { ownedKey } from './run-acceptance.store';
@@ -15,7 +16,8 @@ const OTHER_USER = '9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a';
 const OTHER_USERS_AGENT = '44444444-4444-4444-8444-444444444444';
 
 describe(RunAcceptance.name, () => {
-  function setup(limits = new RunStartLimits(0, 0)) {
+  /** `spentAgents`: the agents whose budget is spent (a refusal naming agent_daily_credits). */
+  function setup(limits = new RunStartLimits(0, 0), spentAgents: string[] = []) {
     const tables = new FakeRunAcceptanceStore();
     const agents: AgentStartContext[] = [
       { agent_id: DEPLOYED, generation: 7, user_id: USER, user_email: 'a@example.test', deployment_state: 'deployed' },
@@ -42,7 +44,12 @@ describe(RunAcceptance.name, () => {
       waitingIn: async (_tx: Transaction, userIds: string[], max: number) => new Map(userIds.map((userId) => [userId, Math.min(waiting(userId).length, max)])),
       removedIn: () => undefined,
     } as unknown as RunLifecycle;
-    const sut = new RunAcceptance(tables, services, lifecycle, limits);
+    // Budgets have their own tests (budgets/, test/budgets.e2e-spec.ts); here only what a refusal does to a start.
+    const budgets = {
+      refusalsIn: async (_tx: Transaction, runs: Array<{ agentId: string }>) =>
+        runs.map((r) => (spentAgents.includes(r.agentId) ? new QuotaExceededError('spent', 'agent_daily_credits', 10) : undefined)),
+    } as unknown as BudgetGuard;
+    const sut = new RunAcceptance(tables, services, lifecycle, limits, budgets);
     return { sut, tables, admission };
   }
 
@@ -182,6 +189,15 @@ describe(RunAcceptance.name, () => {
       expect(tables.keys.has(ownedKey(USER, 'trigger:c'))).toBe(false);
       // A run that starts its own chain is not counted.
       expect(await sut.accept([request()])).toEqual([{ runId: expect.any(String), created: true }]);
+    });
+
+    it('refuses a start of an agent whose budget is spent before the other limits: no run, no room taken, its key freed', async () => {
+      const { sut, tables } = setup(new RunStartLimits(1, 0), [UNDEPLOYED]);
+      const outcomes = await sut.accept([request({ agentId: UNDEPLOYED, skipDeployCheck: true, idempotencyKey: 'api:spent' }), request()]);
+      expect(toProblem((outcomes[0] as { refusal: QuotaExceededError }).refusal)).toMatchObject({ status: 422, quota: 'agent_daily_credits', limit: 10 });
+      expect(outcomes[1]).toEqual({ runId: expect.any(String), created: true });
+      expect(tables.runs.map((r) => r.agentId)).toEqual([DEPLOYED]);
+      expect(tables.keys.has(ownedKey(USER, 'api:spent'))).toBe(false);
     });
 
     it('refuses a start while the user has QUOTA_WAITING_RUNS_PER_USER runs waiting for admission, with a 422 naming waiting_runs_per_user', async () => {

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { AcceptanceTransaction, ClaimedKey, RunAcceptanceStore, ownedKey, scheduledForKey } from './run-acceptance.store';
 import { RunStartOutcome, RunStartRequest } from './run-start-request';
 import { RunStartLimits } from './run-start-limits';
+import { BudgetGuard } from '../budgets/budget-guard';
 import { newRun } from './new-run';
 
 /** A request that may start a run, with the id its run gets if its key is new. */
@@ -21,7 +22,7 @@ interface Accepted {
  * The one way a run is accepted, whatever starts it (the API, a schedule's fire,
  * a backfill, a trigger): one request to agents-service for every agent of the
  * batch, then one transaction that claims the idempotency keys, refuses the new runs
- * over the start limits (runs waiting per user, runs per chain of triggers: run-start-limits.ts,
+ * over a spent budget (budgets/) or the start limits (runs waiting per user, runs per chain of triggers: run-start-limits.ts,
  * counted under locks in the same transaction, so a retry whose key is taken is never counted
  * again), numbers the runs, stores them and admits what fits under the users' limits of executing
  * runs (through the lifecycle's admission: queued through the outbox), so an accepted run is never lost, and one
@@ -36,6 +37,7 @@ export class RunAcceptance {
     private readonly services: ServiceClient,
     private readonly lifecycle: RunLifecycle,
     private readonly limits: RunStartLimits,
+    private readonly budgets: BudgetGuard,
   ) {}
 
   async accept(requests: RunStartRequest[]): Promise<RunStartOutcome[]> {
@@ -121,11 +123,30 @@ export class RunAcceptance {
   }
 
   /**
-   * The new runs over a start limit, each with its refusal; their keys are given back. The users'
+   * The new runs over a budget or a start limit, each with its refusal; their keys are given back. The users'
    * admission locks are taken here when the waiting runs are limited (and held to the commit): from
    * here on this transaction has each user's turn, as the admission at its end needs anyway.
    */
   private async overLimits(tx: AcceptanceTransaction, claimed: Accepted[]): Promise<Map<Accepted, DomainError>> {
+    // A spent budget refuses first (docs/budgets.md), so that a refused run takes no room under the other limits.
+    const overBudget = await this.overBudget(tx, claimed);
+    const within = claimed.filter((a) => !overBudget.has(a));
+    const refused = new Map<Accepted, DomainError>([...overBudget, ...(await this.overStartLimits(tx, within))]);
+    const keyed = [...refused.keys()].filter((a) => a.request.idempotencyKey !== null);
+    if (keyed.length > 0) await tx.releaseKeys(
+      keyed.map((a) => a.request.userId),
+      keyed.map((a) => a.request.idempotencyKey!),
+    );
+    return refused;
+  }
+
+  /** The new runs whose agent or user has spent a budget of the period: one query for the batch. */
+  private async overBudget(tx: AcceptanceTransaction, claimed: Accepted[]): Promise<Map<Accepted, DomainError>> {
+    const refusals = await this.budgets.refusalsIn(tx.tx, claimed.map((a) => ({ userId: a.request.userId, agentId: a.agent.agent_id })));
+    return new Map(claimed.flatMap((a, i) => (refusals[i] ? [[a, refusals[i]] as const] : [])));
+  }
+
+  private async overStartLimits(tx: AcceptanceTransaction, claimed: Accepted[]): Promise<Map<Accepted, DomainError>> {
     const { waitingPerUser, runsPerChain } = this.limits;
     if (claimed.length === 0 || (waitingPerUser === null && runsPerChain === null)) return new Map();
     const chained = claimed.flatMap((a) => (a.request.trigger.chainRootId === undefined ? [] : [a.request.trigger.chainRootId]));
@@ -133,11 +154,6 @@ export class RunAcceptance {
     const started = runsPerChain === null ? new Map<string, number>() : await tx.chainRunsStarted(chained);
     const verdict = this.limits.judge(claimed, (a) => ({ userId: a.request.userId, chainRootId: a.request.trigger.chainRootId }), waiting, started);
     await tx.addChainRuns(verdict.chainRuns);
-    const keyed = [...verdict.refused.keys()].filter((a) => a.request.idempotencyKey !== null);
-    await tx.releaseKeys(
-      keyed.map((a) => a.request.userId),
-      keyed.map((a) => a.request.idempotencyKey!),
-    );
     return verdict.refused;
   }
 

@@ -17,6 +17,7 @@ import { RunsAcrossAgents1764700000000 } from './migrations/1764700000000-runs-a
 import { RunInputs1764800000000 } from './migrations/1764800000000-run-inputs';
 import { RunReplays1764910000000 } from './migrations/1764910000000-run-replays';
 import { InputRequests1764930000000 } from './migrations/1764930000000-input-requests';
+import { Budgets1764957000000 } from './migrations/1764957000000-budgets';
 import { RunRetention1764970000000 } from './migrations/1764970000000-run-retention';
 import { RunDeletions1764970000001 } from './migrations/1764970000001-run-deletions';
 
@@ -41,6 +42,7 @@ export const RUNS_SCHEMA: SchemaDefinition = {
     RunInputs1764800000000,
     RunReplays1764910000000,
     InputRequests1764930000000,
+    Budgets1764957000000,
     RunRetention1764970000000,
     RunDeletions1764970000001,
   ],

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AdmissionModule } from '../admission/admission.module';
+import { BudgetsModule } from '../budgets/budgets.module';
 import { CancelSignals } from './cancel-signals';
 import { PostgresRunMetricsStore } from './postgres-run-metrics.store';
 import { PostgresRunRecordStore } from './postgres-run-record.store';
@@ -14,7 +15,7 @@ import { RunRecorder } from './run-recorder';
 
 /** A run's lifecycle (README.md): every change of a run's state, and what follows it once committed. */
 @Module({
-  imports: [AdmissionModule],
+  imports: [AdmissionModule, BudgetsModule],
   providers: [
     { provide: RunRecordStore, useClass: PostgresRunRecordStore },
     { provide: RunMetricsStore, useClass: PostgresRunMetricsStore },

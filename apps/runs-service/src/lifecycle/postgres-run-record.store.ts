@@ -23,13 +23,13 @@ export class PostgresRunRecordStore extends RunRecordStore {
   async change<T extends RunChange>(
     tx: Transaction,
     runId: string,
-    decide: (run: RunEntity | null) => T | undefined,
+    decide: (run: RunEntity | null) => Promise<T | undefined> | T | undefined,
     leaseUntil: Date,
   ): Promise<ChangeResult<T> | undefined> {
     const manager = managerOf(this.dataSource, tx);
     const run = await manager.findOne(RunEntity, { where: { id: runId }, lock: { mode: 'pessimistic_write' } });
     if (run && !run.isFinished && (await manager.query('SELECT 1 FROM run_ends WHERE run_id = $1', [runId])).length > 0) return { pending: true };
-    const change = decide(run);
+    const change = await decide(run);
     if (!change) return undefined;
     if (change.inputRequest) await this.writeInputRequest(tx, change);
     if (change.run.isFinished) {

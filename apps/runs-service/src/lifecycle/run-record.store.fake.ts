@@ -20,10 +20,10 @@ export class FakeRunRecordStore extends RunRecordStore {
     return run ? { ...run } : null;
   }
 
-  async change<T extends RunChange>(_tx: Transaction, runId: string, decide: (run: RunEntity | null) => T | undefined, leaseUntil: Date): Promise<ChangeResult<T> | undefined> {
+  async change<T extends RunChange>(_tx: Transaction, runId: string, decide: (run: RunEntity | null) => Promise<T | undefined> | T | undefined, leaseUntil: Date): Promise<ChangeResult<T> | undefined> {
     const run = this.runs.get(runId);
     if (run && !run.isFinished && this.ends.has(runId)) return { pending: true };
-    const change = decide(run ? { ...run } : null);
+    const change = await decide(run ? { ...run } : null);
     if (!change) return undefined;
     if (change.run.isFinished) {
       this.ends.set(runId, { change: JSON.parse(JSON.stringify(toStoredChange(change))), since: new Date(), retryAt: leaseUntil });

@@ -54,7 +54,7 @@ export abstract class RunRecordStore {
    * that finishes the run is kept aside instead, its lease running to `leaseUntil`. Nothing is written
    * when `decide` answers undefined (then undefined), nor while an end is aside (then not asked).
    */
-  abstract change<T extends RunChange>(tx: Transaction, runId: string, decide: (run: RunEntity | null) => T | undefined, leaseUntil: Date): Promise<ChangeResult<T> | undefined>;
+  abstract change<T extends RunChange>(tx: Transaction, runId: string, decide: (run: RunEntity | null) => Promise<T | undefined> | T | undefined, leaseUntil: Date): Promise<ChangeResult<T> | undefined>;
 
   /** The run's end kept aside, if any. */
   abstract pendingEnd(runId: string): Promise<PendingEnd | undefined>;

@@ -14,3 +14,4 @@ export * from './json-value.rules';
 export { isWellFormedText } from './text.validators';
 export * from './tools.dto';
 export * from './input-requests.dto';
+export * from './budgets.dto';

@@ -1,4 +1,5 @@
 import type {
+  BudgetResponse,
   AgentListResponse,
   AllRunsListResponse,
   ToolListResponse,
@@ -37,6 +38,10 @@ import type {
   WorkspaceResponse,
 } from '../dto';
 import type {
+  AgentBudgetMessage,
+  PutAgentBudgetMessage,
+  PutUserBudgetMessage,
+  UserBudgetMessage,
   AgentContext,
   AgentContextMessage,
   InstructionsVersionMessage,
@@ -173,6 +178,10 @@ export interface RequestRegistry {
   [RunsPatterns.ListRunInputRequests]: RequestType<ListRunInputRequestsMessage, InputRequestListResponse>;
   [RunsPatterns.ListInputRequests]: RequestType<ListInputRequestsMessage, InputRequestListResponse>;
   [RunsPatterns.AnswerInputRequest]: RequestType<AnswerInputRequestMessage, InputRequestResponse>;
+  [RunsPatterns.GetUserBudget]: RequestType<UserBudgetMessage, BudgetResponse>;
+  [RunsPatterns.PutUserBudget]: RequestType<PutUserBudgetMessage, BudgetResponse>;
+  [RunsPatterns.GetAgentBudget]: RequestType<AgentBudgetMessage, BudgetResponse>;
+  [RunsPatterns.PutAgentBudget]: RequestType<PutAgentBudgetMessage, BudgetResponse>;
   [RunsPatterns.StartRun]: RequestType<StartRunMessage, RunResponse>;
   [RunsPatterns.StartScheduledRuns]: RequestType<StartScheduledRunsMessage, StartScheduledRunsResponse>;
   [RunsPatterns.StartTriggeredRuns]: RequestType<StartTriggeredRunsMessage, StartTriggeredRunsResponse>;
