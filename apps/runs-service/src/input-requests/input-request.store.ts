@@ -1,23 +1,14 @@
-import { InputAnswerer, InputRequestStatus, InputTimeoutFallback } from '@aas/contracts';
+import { InputAnswerer, InputRequestStatus } from '@aas/contracts';
+import { AskedInputRequest } from '../lifecycle/run-transition';
 
-/** A row of input_requests, with its run's agent generation; `state` and `answer` are JSON text. */
-export interface InputRequestRow {
-  id: string;
+/** A row of input_requests (what its run asked, lifecycle's AskedInputRequest), with its run's owner and agent generation, and its answer. */
+export interface InputRequestRow extends Omit<AskedInputRequest, 'pauseAt'> {
   runId: string;
   userId: string;
   agentId: string;
   agentGeneration: number | null;
-  inputId: string;
-  prompt: string;
-  schema: Record<string, unknown>;
-  choices: string[] | null;
-  notify: string[];
-  onTimeout: InputTimeoutFallback;
-  state: string;
-  timeLeftMs: number;
   status: InputRequestStatus;
   createdAt: Date;
-  timeoutAt: Date;
   answer: string | null;
   answeredAt: Date | null;
   answeredBy: InputAnswerer | null;
