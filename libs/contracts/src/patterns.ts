@@ -73,6 +73,11 @@ export const RunsPatterns = {
   RunStreamHeads: 'runs.streams.heads',
   /** The agent runtime's tool catalogue (GET /v1/tools). */
   ListTools: 'runs.tools.list',
+  /** POST /v1/bulk-actions: cancel or replay many runs as one tracked job (docs/bulk-actions.md). */
+  CreateBulkAction: 'runs.bulk-actions.create',
+  GetBulkAction: 'runs.bulk-actions.get',
+  ListBulkActions: 'runs.bulk-actions.list',
+  AbortBulkAction: 'runs.bulk-actions.abort',
 } as const;
 
 export const SchedulerPatterns = {

@@ -16,6 +16,7 @@ import { RunEnds1764600000000 } from './migrations/1764600000000-run-ends';
 import { RunsAcrossAgents1764700000000 } from './migrations/1764700000000-runs-across-agents';
 import { RunInputs1764800000000 } from './migrations/1764800000000-run-inputs';
 import { RunReplays1764910000000 } from './migrations/1764910000000-run-replays';
+import { BulkActions1764960000000 } from './migrations/1764960000000-bulk-actions';
 
 export const RUNS_SCHEMA: SchemaDefinition = {
   schema: 'runs',
@@ -37,5 +38,6 @@ export const RUNS_SCHEMA: SchemaDefinition = {
     RunsAcrossAgents1764700000000,
     RunInputs1764800000000,
     RunReplays1764910000000,
+    BulkActions1764960000000,
   ],
 };

@@ -13,3 +13,4 @@ export * from './triggers.dto';
 export * from './json-value.rules';
 export { isWellFormedText } from './text.validators';
 export * from './tools.dto';
+export * from './bulk-actions.dto';

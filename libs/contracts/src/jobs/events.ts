@@ -15,6 +15,8 @@ export const EventNames = {
   RunInstructions: 'run.instructions',
   RunAgentName: 'run.agent_name',
   ScheduleFire: 'schedule.fire',
+  /** runs-service to itself: the next chunk of a bulk action is due (docs/bulk-actions.md). */
+  BulkActionChunk: 'bulk_action.chunk',
 } as const;
 
 export type EventName = (typeof EventNames)[keyof typeof EventNames];

@@ -262,3 +262,16 @@ export class DeliveryJobData extends TracedJob {
 
 /** A periodic upkeep job: its name says what to do; it carries nothing. */
 export class MaintenanceJob {}
+
+/**
+ * The next chunk of a bulk action is due: `chunk` is the action's chunk counter when the event was
+ * recorded, so a repeated or stale job (the counter moved on) does nothing.
+ */
+export class BulkActionChunkEvent extends TracedJob {
+  @IsUUID()
+  bulk_action_id!: string;
+
+  @IsInt()
+  @Min(1)
+  chunk!: number;
+}

@@ -8,3 +8,4 @@ export * from './webhooks.messages';
 export * from './console.messages';
 export * from './triggers.messages';
 export * from './run-ends.messages';
+export * from './bulk-actions.messages';

@@ -1,5 +1,7 @@
 import type {
   AgentListResponse,
+  BulkActionListResponse,
+  BulkActionResponse,
   AllRunsListResponse,
   ToolListResponse,
 
@@ -34,6 +36,9 @@ import type {
   WorkspaceResponse,
 } from '../dto';
 import type {
+  BulkActionRefMessage,
+  CreateBulkActionMessage,
+  ListBulkActionsMessage,
   AgentContext,
   AgentContextMessage,
   InstructionsVersionMessage,
@@ -171,6 +176,10 @@ export interface RequestRegistry {
   [RunsPatterns.CancelRun]: RequestType<CancelRunMessage, SuccessResponse>;
   [RunsPatterns.ReplayRun]: RequestType<ReplayRunMessage, RunResponse>;
   [RunsPatterns.DeleteRun]: RequestType<RunRefMessage, { deleted: true }>;
+  [RunsPatterns.CreateBulkAction]: RequestType<CreateBulkActionMessage, BulkActionResponse>;
+  [RunsPatterns.GetBulkAction]: RequestType<BulkActionRefMessage, BulkActionResponse>;
+  [RunsPatterns.ListBulkActions]: RequestType<ListBulkActionsMessage, BulkActionListResponse>;
+  [RunsPatterns.AbortBulkAction]: RequestType<BulkActionRefMessage, BulkActionResponse>;
   [SchedulerPatterns.Health]: RequestType<Record<string, never>, HealthAnswer>;
   [SchedulerPatterns.GetSchedule]: RequestType<AgentScheduleMessage, ScheduleResponse>;
   [SchedulerPatterns.RecordRunEnds]: RequestType<RecordRunEndsMessage, RecordRunEndsResponse>;
