@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { eventually } from './support/eventually';
-import { expectProblem, http } from './support/http';
+import { HttpResult, expectProblem, http } from './support/http';
 import { observerPool } from './support/isolated-infra';
 import { TestRuntime, lines } from './support/test-runtime';
 import { TestSystem } from './support/test-system';
@@ -23,6 +24,8 @@ describe('Bulk actions', () => {
   let alice: User;
   let bob: User;
   let release: () => void = () => undefined;
+  /** Alice's agent of the 1,000 cancelled runs. */
+  let cancelledAgent: string;
   const held = new Promise<void>((resolve) => (release = resolve));
 
   beforeAll(async () => {
@@ -39,6 +42,7 @@ describe('Bulk actions', () => {
         AGENT_RUNTIME_SECRET: 'bulk-runtime-secret-0123456789abcd',
         RUN_CONCURRENCY_PER_USER: '1',
         BULK_ACTION_CHUNK_SIZE: String(CHUNK),
+        QUOTA_BULK_ACTION_RUNS: String(MANY),
       },
       gatewayEnv: { RATE_LIMIT_UNAUTHENTICATED_REQUESTS: '10000', RATE_LIMIT_REQUESTS: '100000' },
     });
@@ -88,6 +92,12 @@ describe('Bulk actions', () => {
     return Object.fromEntries(rows.map((r) => [r.status, r.n]));
   };
 
+  function expectQuotaExceeded(res: HttpResult, quota: string, limit: number): void {
+    expectProblem(res, 422);
+    expect(res.body).toMatchObject({ type: 'urn:aas:problem:quota-exceeded', quota, limit });
+    expect(res.body.detail).toContain(quota);
+  }
+
   it('refuses bad requests with 400 Problem Details', async () => {
     const runId = '00000000-0000-4000-8000-000000000000';
     expectProblem(await create(alice, { action: 'cancel' }), 400);
@@ -103,6 +113,7 @@ describe('Bulk actions', () => {
 
   it(`cancels ${MANY} waiting runs with visible progress, while another user's action goes ahead and that user cannot see or abort it`, async () => {
     const [aliceAgent, bobAgent] = [await deployedAgent(alice), await deployedAgent(bob)];
+    cancelledAgent = aliceAgent;
     await startRuns(aliceAgent, alice, MANY);
     const bobRuns = await startRuns(bobAgent, bob, 5);
     const bobOther = (await startRuns(bobAgent, bob, 1))[0];
@@ -147,6 +158,17 @@ describe('Bulk actions', () => {
     const total = 300;
     await startRuns(agentId, alice, total);
     const id = (await create(alice, { action: 'cancel', filter: { filter_agent_id: agentId } })).body.bulk_action.bulk_action_id;
+
+    // The limits, while this action runs: over QUOTA_BULK_ACTION_RUNS nothing is created; a second
+    // action is allowed, a third is not; Bob is not held back by Alice's limit.
+    expectQuotaExceeded(await create(alice, { action: 'cancel', filter: {} }), 'bulk_action_runs', MANY);
+    const second = await create(alice, { action: 'cancel', filter: { filter_agent_id: cancelledAgent, filter_status: 'stopped' } });
+    expect(second.status).toBe(202);
+    expect(second.body.bulk_action.matched).toBe(MANY);
+    expectQuotaExceeded(await create(alice, { action: 'cancel', run_ids: [randomUUID()] }), 'active_bulk_actions_per_user', 2);
+    const bobs = await create(bob, { action: 'cancel', run_ids: [randomUUID()] });
+    expect(bobs.body.bulk_action).toMatchObject({ status: 'completed', matched: 0 });
+    expect((await http(base, 'POST', `/v1/bulk-actions/${second.body.bulk_action.bulk_action_id}/abort`, { key: alice.key })).status).toBe(200);
     await eventually('first chunk done', async () => (await getAction(alice, id)).body.bulk_action, (a) => a.done >= CHUNK);
     const aborted = await http(base, 'POST', `/v1/bulk-actions/${id}/abort`, { key: alice.key });
     expect(aborted.status).toBe(200);

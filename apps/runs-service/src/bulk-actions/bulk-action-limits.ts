@@ -18,7 +18,7 @@ export interface UserBulkActivity {
 export function creationRefusal(limits: BulkActionLimits, activity: UserBulkActivity, now: Date): QuotaExceededError | TooManyRequestsError | null {
   if (activity.active >= limits.activePerUser) {
     return new QuotaExceededError(
-      `You have ${activity.active} bulk actions queued or running (the limit is ${limits.activePerUser}): wait for one to finish, or abort one`,
+      `Quota active_bulk_actions_per_user (${limits.activePerUser}) reached: ${activity.active} of your bulk actions are queued or running; wait for one to finish, or abort one`,
       'active_bulk_actions_per_user',
       limits.activePerUser,
     );
@@ -34,7 +34,7 @@ export function creationRefusal(limits: BulkActionLimits, activity: UserBulkActi
 /** More runs matched than one action may take: nothing was created. */
 export function tooManyRunsError(limits: BulkActionLimits): QuotaExceededError {
   return new QuotaExceededError(
-    `The bulk action matches more than ${limits.maxRuns} runs (QUOTA_BULK_ACTION_RUNS): narrow its filter`,
+    `Quota bulk_action_runs (${limits.maxRuns}, QUOTA_BULK_ACTION_RUNS) exceeded: the bulk action matches more runs; narrow its filter`,
     'bulk_action_runs',
     limits.maxRuns,
   );
