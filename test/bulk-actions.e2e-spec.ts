@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { eventually } from './support/eventually';
 import { HttpResult, expectProblem, http } from './support/http';
+import { startRunsService } from '../apps/runs-service/src/runs-service.app';
 import { observerPool } from './support/isolated-infra';
 import { TestRuntime, lines } from './support/test-runtime';
 import { TestSystem } from './support/test-system';
@@ -37,13 +38,7 @@ describe('Bulk actions', () => {
       reply.end();
     });
     system = await TestSystem.start({
-      runsEnv: {
-        AGENT_RUNTIME_URL: runtime.url,
-        AGENT_RUNTIME_SECRET: 'bulk-runtime-secret-0123456789abcd',
-        RUN_CONCURRENCY_PER_USER: '1',
-        BULK_ACTION_CHUNK_SIZE: String(CHUNK),
-        QUOTA_BULK_ACTION_RUNS: String(MANY),
-      },
+      runsEnv: runsEnv(),
       gatewayEnv: { RATE_LIMIT_UNAUTHENTICATED_REQUESTS: '10000', RATE_LIMIT_REQUESTS: '100000' },
     });
     base = system.url();
@@ -55,6 +50,14 @@ describe('Bulk actions', () => {
     await db?.end();
     await system?.stop();
     await runtime?.close();
+  });
+
+  const runsEnv = () => ({
+    AGENT_RUNTIME_URL: runtime.url,
+    AGENT_RUNTIME_SECRET: 'bulk-runtime-secret-0123456789abcd',
+    RUN_CONCURRENCY_PER_USER: '1',
+    BULK_ACTION_CHUNK_SIZE: String(CHUNK),
+    QUOTA_BULK_ACTION_RUNS: String(MANY),
   });
 
   const getRun = async (agentId: string, runId: string, user: User) => (await http(base, 'GET', `/v1/agents/${agentId}/runs/${runId}`, { key: user.key })).body.run;
@@ -87,6 +90,8 @@ describe('Bulk actions', () => {
   const getAction = (user: User, id: string) => http(base, 'GET', `/v1/bulk-actions/${id}`, { key: user.key });
   const ended = (user: User, id: string, timeout = 120_000) =>
     eventually(`bulk action ${id} ended`, async () => (await getAction(user, id)).body.bulk_action, (a) => a && !['queued', 'running'].includes(a.status), timeout);
+  /** Read from the database: while runs-service is down, the gateway cannot answer. */
+  const getActionRow = async (id: string) => (await db.query(`SELECT * FROM bulk_actions WHERE id = $1`, [id])).rows[0];
   const statuses = async (agentId: string): Promise<Record<string, number>> => {
     const rows: Array<{ status: string; n: number }> = await db.query(`SELECT status, count(*)::int AS n FROM runs WHERE agent_id = $1 AND run_mode = 'run' GROUP BY status`, [agentId]).then((r) => r.rows);
     return Object.fromEntries(rows.map((r) => [r.status, r.n]));
@@ -186,6 +191,23 @@ describe('Bulk actions', () => {
     const rest = await create(alice, { action: 'cancel', filter: { filter_agent_id: agentId, filter_status: 'in_progress' } });
     expect((await ended(alice, rest.body.bulk_action.bulk_action_id)).done).toBe(total - final.done);
   }, 300_000);
+
+  it('goes on where it stopped after runs-service restarts, each run reached once', async () => {
+    const agentId = await deployedAgent(alice);
+    const total = 200;
+    await startRuns(agentId, alice, total);
+    const id = (await create(alice, { action: 'cancel', filter: { filter_agent_id: agentId, filter_status: 'in_progress' } })).body.bulk_action.bulk_action_id;
+    await eventually('under way', async () => (await getAction(alice, id)).body.bulk_action, (a) => a.done >= CHUNK);
+    await system.others.runs!.close();
+    const stoppedAt = (await getActionRow(id)).done;
+    expect(stoppedAt).toBeLessThan(total);
+    system.others.runs = await startRunsService({ ...system.baseEnv(), ...runsEnv() });
+    const done = await ended(alice, id);
+    // A run stopped just before the restart whose result was not yet written is found stopped again: skipped, never counted twice.
+    expect(done).toMatchObject({ status: 'completed', matched: total, failed: 0, pending: 0 });
+    expect(done.done + done.skipped).toBe(total);
+    expect(await statuses(agentId)).toEqual({ stopped: total });
+  }, 180_000);
 
   it('replays by filter, once per run for a repeated Idempotency-Key, through the acceptance path', async () => {
     release();
