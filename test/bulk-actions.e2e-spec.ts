@@ -186,6 +186,14 @@ describe('Bulk actions', () => {
     expect(final.done).toBeLessThan(total);
     expect(final.pending).toBe(total - final.done);
     expect(await statuses(agentId)).toEqual({ stopped: final.done, in_progress: total - final.done });
+    const pages = await Promise.all([1, 2].map(async (page) => (await http(base, 'GET', `/v1/bulk-actions/${id}/runs?page_size=200&page=${page}`, { key: alice.key })).body));
+    // The agent's build run matched too (the filter names no status): finished, it was skipped first.
+    expect(pages[1]).toMatchObject({ total: total + 1, page: 2, page_size: 200 });
+    const results = pages.flatMap((p) => p.runs.map((r: { result: string | null }) => r.result));
+    expect(results).toHaveLength(total + 1);
+    expect(results[0]).toBe('skipped');
+    expect(results.filter((r) => r === 'done')).toHaveLength(final.done);
+    expect(results.filter((r) => r === null)).toHaveLength(final.pending);
     expectProblem(await http(base, 'POST', `/v1/bulk-actions/${id}/abort`, { key: alice.key }), 409);
     // Tidy up for the next test: these runs would otherwise hold Alice's one execution slot.
     const rest = await create(alice, { action: 'cancel', filter: { filter_agent_id: agentId, filter_status: 'in_progress' } });
@@ -222,10 +230,15 @@ describe('Bulk actions', () => {
     expect(first.body.bulk_action).toMatchObject({ action: 'replay', matched: 3, instructions: 'current' });
     const done = await ended(bob, first.body.bulk_action.bulk_action_id, 30_000);
     expect(done).toMatchObject({ status: 'completed', done: 3, failed: 0 });
+    const { body: results } = await http(base, 'GET', `/v1/bulk-actions/${first.body.bulk_action.bulk_action_id}/runs`, { key: bob.key });
+    expect(results).toMatchObject({ total: 3, page: 1 });
+    expect(results.runs.map((r: { run_id: string }) => r.run_id)).toEqual(origins);
     for (const origin of origins) {
       const replays = (await http(base, 'GET', `/v1/runs?filter_replay_of=${origin}`, { key: bob.key })).body.runs;
       expect(replays).toHaveLength(1);
       expect(replays[0]).toMatchObject({ replay_of: origin, goal: 'again' });
+      expect(results.runs.find((r: { run_id: string }) => r.run_id === origin)).toMatchObject({ result: 'done', detail: null, result_run_id: replays[0].run_id });
     }
+    expectProblem(await http(base, 'GET', `/v1/bulk-actions/${first.body.bulk_action.bulk_action_id}/runs`, { key: alice.key }), 404);
   }, 120_000);
 });

@@ -78,6 +78,7 @@ export const RunsPatterns = {
   GetBulkAction: 'runs.bulk-actions.get',
   ListBulkActions: 'runs.bulk-actions.list',
   AbortBulkAction: 'runs.bulk-actions.abort',
+  ListBulkActionRuns: 'runs.bulk-actions.runs',
 } as const;
 
 export const SchedulerPatterns = {

@@ -767,6 +767,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/bulk-actions/{bulk_action_id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The action's runs, in the order it reaches them, with each one's result (null: not reached) */
+        get: operations["BulkActionsController_runs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/bulk-actions/{bulk_action_id}/abort": {
         parameters: {
             query?: never;
@@ -1772,6 +1789,33 @@ export interface components {
         BulkActionListResponse: {
             /** @description Newest first */
             bulk_actions: components["schemas"]["BulkActionDto"][];
+            total: number;
+            page: number;
+            page_size: number;
+        };
+        BulkActionRunDto: {
+            /** Format: uuid */
+            run_id: string;
+            /** Format: uuid */
+            agent_id: string;
+            /**
+             * @description null: not reached (yet, or ever once aborted)
+             * @enum {string|null}
+             */
+            result: "done" | "failed" | "skipped" | null;
+            /** @description Why the run failed or was skipped */
+            detail: string | null;
+            /**
+             * Format: uuid
+             * @description replay: the new run
+             */
+            result_run_id: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+        };
+        BulkActionRunListResponse: {
+            /** @description In the order the action reaches them (oldest run first) */
+            runs: components["schemas"]["BulkActionRunDto"][];
             total: number;
             page: number;
             page_size: number;
@@ -5246,6 +5290,67 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BulkActionResponse"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Any other error, as Problem Details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+        };
+    };
+    BulkActionsController_runs: {
+        parameters: {
+            query?: {
+                /** @description 1-based; 0 is treated as 1 */
+                page?: number;
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                bulk_action_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkActionRunListResponse"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
                 };
             };
             /** @description Unauthorized */

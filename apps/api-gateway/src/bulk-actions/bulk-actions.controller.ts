@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { BulkActionListResponse, BulkActionResponse, CreateBulkActionRequest, ListBulkActionsQuery, RunsPatterns } from '@aas/contracts';
+import { BulkActionListResponse, BulkActionResponse, BulkActionRunListResponse, CreateBulkActionRequest, ListBulkActionsQuery, RunsPatterns } from '@aas/contracts';
 import { JsonBody } from '@aas/platform';
 import { Caller } from '../caller/caller';
 import { CallerServices } from '../caller/caller-services';
@@ -55,6 +55,16 @@ export class BulkActionsController {
   @RelaysJson()
   get(@Caller() caller: Caller, @Param('bulk_action_id') id: string): Promise<JsonBody<BulkActionResponse>> {
     return this.services.requestJson(caller, RunsPatterns.GetBulkAction, { bulk_action_id: id });
+  }
+
+  @Get(':bulk_action_id/runs')
+  @ApiOperation({ summary: "The action's runs, in the order it reaches them, with each one's result (null: not reached)" })
+  @ApiParam({ name: 'bulk_action_id', format: 'uuid' })
+  @ApiOkResponse({ type: BulkActionRunListResponse })
+  @ApiProblems(400, 401, 404)
+  @RelaysJson()
+  runs(@Caller() caller: Caller, @Param('bulk_action_id') id: string, @Query() query: ListBulkActionsQuery): Promise<JsonBody<BulkActionRunListResponse>> {
+    return this.services.requestJson(caller, RunsPatterns.ListBulkActionRuns, { ...query, bulk_action_id: id });
   }
 
   @Post(':bulk_action_id/abort')

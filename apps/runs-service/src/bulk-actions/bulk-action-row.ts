@@ -1,4 +1,4 @@
-import { BulkActionDto, BulkActionKind, BulkActionStatus, ReplayInstructions } from '@aas/contracts';
+import { BulkActionDto, BulkActionKind, BulkActionRunDto, BulkActionStatus, ReplayInstructions } from '@aas/contracts';
 
 /** A bulk_actions row as the store reads it (migration BulkActions1764960000000). */
 export interface BulkActionRow {
@@ -16,6 +16,20 @@ export interface BulkActionRow {
   created_at: Date;
   started_at: Date | null;
   finished_at: Date | null;
+}
+
+/** A bulk_action_runs row as the list of an action's runs reads it. */
+export interface BulkActionRunRow {
+  run_id: string;
+  agent_id: string;
+  result: BulkActionRunDto['result'];
+  detail: string | null;
+  result_run_id: string | null;
+  finished_at: Date | null;
+}
+
+export function toBulkActionRunDto(row: BulkActionRunRow): BulkActionRunDto {
+  return { ...row, finished_at: row.finished_at?.toISOString() ?? null };
 }
 
 /** One resolved run of an action, not yet reached. */

@@ -5,7 +5,7 @@ import { recordEvent, transactionOn } from '@aas/platform';
 import { DomainError } from '@aas/problem-details';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { BulkActionRow, BulkRunOutcome, PendingBulkRun } from './bulk-action-row';
+import { BulkActionRow, BulkActionRunRow, BulkRunOutcome, PendingBulkRun } from './bulk-action-row';
 import { UserBulkActivity } from './bulk-action-limits';
 
 /** A new action, and the statement that selects its runs (`id`, `agent_id`, in order). */
@@ -75,6 +75,15 @@ export class BulkActionStore {
       this.dataSource.query(`SELECT count(*)::int AS total FROM bulk_actions WHERE user_id = $1`, [userId]),
     ]);
     return { rows, total };
+  }
+
+  /** The action's runs in the order it reaches them, with their results. */
+  async runs(id: string, offset: number, limit: number): Promise<BulkActionRunRow[]> {
+    return this.dataSource.query(
+      `SELECT run_id, agent_id, result, detail, result_run_id, finished_at FROM bulk_action_runs
+        WHERE bulk_action_id = $1 ORDER BY position OFFSET $2 LIMIT $3`,
+      [id, offset, limit],
+    );
   }
 
   /** Aborts an active action: the row after, or undefined when it is not the user's or already finished (the caller tells which). */

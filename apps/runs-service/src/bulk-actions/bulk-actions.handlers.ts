@@ -4,7 +4,9 @@ import {
   BulkActionListResponse,
   BulkActionRefMessage,
   BulkActionResponse,
+  BulkActionRunListResponse,
   CreateBulkActionMessage,
+  ListBulkActionRunsMessage,
   HandlesRequest,
   ListBulkActionsMessage,
   RunsPatterns,
@@ -28,6 +30,11 @@ export class BulkActionsHandlers {
   @HandlesRequest(RunsPatterns.ListBulkActions)
   list(@Payload() message: ListBulkActionsMessage): Promise<BulkActionListResponse> {
     return this.bulkActions.list(message);
+  }
+
+  @HandlesRequest(RunsPatterns.ListBulkActionRuns)
+  runs(@Payload() message: ListBulkActionRunsMessage): Promise<BulkActionRunListResponse> {
+    return this.bulkActions.runs(message);
   }
 
   @HandlesRequest(RunsPatterns.AbortBulkAction)

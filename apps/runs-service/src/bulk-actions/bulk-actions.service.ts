@@ -5,7 +5,10 @@ import {
   BulkActionListResponse,
   BulkActionRefMessage,
   BulkActionResponse,
+  BulkActionRunListResponse,
   CreateBulkActionMessage,
+  ListBulkActionRunsMessage,
+  ListBulkActionsMessage,
   ListRunsQuery,
 } from '@aas/contracts';
 import { ServiceClient } from '@aas/platform';
@@ -13,7 +16,7 @@ import { ConflictError, ResourceNotFoundError } from '@aas/problem-details';
 import { isUUID } from 'class-validator';
 import { RunListStore } from '../run-list/run-list.store';
 import { BulkActionLimits, creationRefusal, tooManyRunsError } from './bulk-action-limits';
-import { isActive, toBulkActionDto } from './bulk-action-row';
+import { isActive, toBulkActionDto, toBulkActionRunDto } from './bulk-action-row';
 import { BulkActionStore } from './bulk-action.store';
 
 export const BULK_ACTION_LIMITS = Symbol('BULK_ACTION_LIMITS');
@@ -60,11 +63,18 @@ export class BulkActionsService {
     return { bulk_action: toBulkActionDto(await this.find(message)) };
   }
 
-  async list(message: { user_id: string; page?: number; page_size?: number }): Promise<BulkActionListResponse> {
-    const page = Math.max(message.page ?? 1, 1);
-    const pageSize = message.page_size || BULK_ACTION_LIST_DEFAULT_PAGE_SIZE;
-    const { rows, total } = await this.store.list(message.user_id, (page - 1) * pageSize, pageSize);
+  async list(message: ListBulkActionsMessage): Promise<BulkActionListResponse> {
+    const { page, pageSize, offset } = pageOf(message);
+    const { rows, total } = await this.store.list(message.user_id, offset, pageSize);
     return { bulk_actions: rows.map(toBulkActionDto), total, page, page_size: pageSize };
+  }
+
+  /** The action's runs, as `matched` counts them, with what happened to each. */
+  async runs(message: ListBulkActionRunsMessage): Promise<BulkActionRunListResponse> {
+    const action = await this.find(message);
+    const { page, pageSize, offset } = pageOf(message);
+    const rows = await this.store.runs(action.id, offset, pageSize);
+    return { runs: rows.map(toBulkActionRunDto), total: Number(action.matched), page, page_size: pageSize };
   }
 
   /** Stops an active action between runs: the runs not yet reached stay as they are. */
@@ -82,6 +92,13 @@ export class BulkActionsService {
     if (!row) throw new ResourceNotFoundError('Bulk action', message.bulk_action_id);
     return row;
   }
+}
+
+/** `page` is 1-based (0 counts as 1), `page_size` 0 means the default. */
+function pageOf(query: { page?: number; page_size?: number }): { page: number; pageSize: number; offset: number } {
+  const page = Math.max(query.page ?? 1, 1);
+  const pageSize = query.page_size || BULK_ACTION_LIST_DEFAULT_PAGE_SIZE;
+  return { page, pageSize, offset: (page - 1) * pageSize };
 }
 
 const NO_RUNS = { sql: 'SELECT NULL::uuid AS id, NULL::uuid AS agent_id WHERE false', parameters: [] };

@@ -148,3 +148,40 @@ export class BulkActionListResponse {
   @ApiProperty({ type: 'integer' })
   page_size!: number;
 }
+
+export const BULK_ACTION_RUN_RESULTS = ['done', 'failed', 'skipped'] as const;
+
+/** One run an action resolved, with what happened to it. */
+export class BulkActionRunDto {
+  @ApiProperty({ format: 'uuid' })
+  run_id!: string;
+
+  @ApiProperty({ format: 'uuid' })
+  agent_id!: string;
+
+  @ApiProperty({ type: 'string', enum: BULK_ACTION_RUN_RESULTS, nullable: true, description: 'null: not reached (yet, or ever once aborted)' })
+  result!: (typeof BULK_ACTION_RUN_RESULTS)[number] | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'Why the run failed or was skipped' })
+  detail!: string | null;
+
+  @ApiProperty({ type: 'string', format: 'uuid', nullable: true, description: 'replay: the new run' })
+  result_run_id!: string | null;
+
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
+  finished_at!: string | null;
+}
+
+export class BulkActionRunListResponse {
+  @ApiProperty({ type: [BulkActionRunDto], description: 'In the order the action reaches them (oldest run first)' })
+  runs!: BulkActionRunDto[];
+
+  @ApiProperty({ type: 'integer' })
+  total!: number;
+
+  @ApiProperty({ type: 'integer' })
+  page!: number;
+
+  @ApiProperty({ type: 'integer' })
+  page_size!: number;
+}

@@ -19,3 +19,5 @@ export class BulkActionRefMessage extends UserScopedMessage {
 }
 
 export class ListBulkActionsMessage extends IntersectionType(ListBulkActionsQuery, UserScopedMessage) {}
+
+export class ListBulkActionRunsMessage extends IntersectionType(ListBulkActionsQuery, BulkActionRefMessage) {}

@@ -2,6 +2,7 @@ import type {
   AgentListResponse,
   BulkActionListResponse,
   BulkActionResponse,
+  BulkActionRunListResponse,
   AllRunsListResponse,
   ToolListResponse,
 
@@ -38,6 +39,7 @@ import type {
 import type {
   BulkActionRefMessage,
   CreateBulkActionMessage,
+  ListBulkActionRunsMessage,
   ListBulkActionsMessage,
   AgentContext,
   AgentContextMessage,
@@ -180,6 +182,7 @@ export interface RequestRegistry {
   [RunsPatterns.GetBulkAction]: RequestType<BulkActionRefMessage, BulkActionResponse>;
   [RunsPatterns.ListBulkActions]: RequestType<ListBulkActionsMessage, BulkActionListResponse>;
   [RunsPatterns.AbortBulkAction]: RequestType<BulkActionRefMessage, BulkActionResponse>;
+  [RunsPatterns.ListBulkActionRuns]: RequestType<ListBulkActionRunsMessage, BulkActionRunListResponse>;
   [SchedulerPatterns.Health]: RequestType<Record<string, never>, HealthAnswer>;
   [SchedulerPatterns.GetSchedule]: RequestType<AgentScheduleMessage, ScheduleResponse>;
   [SchedulerPatterns.RecordRunEnds]: RequestType<RecordRunEndsMessage, RecordRunEndsResponse>;
