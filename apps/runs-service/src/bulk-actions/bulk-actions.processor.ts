@@ -3,6 +3,7 @@ import { Inject, Logger } from '@nestjs/common';
 import { QueueNames, parseJob } from '@aas/contracts';
 import { InJobRequestContext, WORKER_LOCK } from '@aas/platform';
 import { Job } from 'bullmq';
+import { isUUID } from 'class-validator';
 import { BulkActionRunner } from './bulk-action-runner';
 import { BulkActionStore } from './bulk-action.store';
 
@@ -36,8 +37,9 @@ export class BulkActionsProcessor extends WorkerHost {
   @OnWorkerEvent('failed')
   async onFailed(job: Job | undefined): Promise<void> {
     if (!job || job.attemptsMade < (job.opts.attempts ?? 1)) return;
-    const id = (job.data as { bulk_action_id?: string }).bulk_action_id;
-    if (typeof id !== 'string') return;
+    // A job refused by parseJob may carry anything: only an action id is looked up.
+    const id: unknown = (job.data as { bulk_action_id?: unknown }).bulk_action_id;
+    if (typeof id !== 'string' || !isUUID(id)) return;
     this.logger.error(`bulk action ${id}: chunk ${job.id} failed ${job.attemptsMade} times (${job.failedReason}); the action ends failed`);
     await this.store.fail(id);
   }
