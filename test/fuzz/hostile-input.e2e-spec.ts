@@ -117,6 +117,8 @@ describe('Hostile input to every endpoint (fuzz)', () => {
         ReplayRunRequest: () => ({ instructions: 'current' }),
         // No fixture run waits for input (request_id is random): a valid answer meets a 404.
         AnswerInputRequestBody: () => ({ answer: 'approve' }),
+        // The fixture run has finished: a cancel of it is skipped, and the action completes.
+        CreateBulkActionRequest: () => ({ action: 'cancel', run_ids: [runId] }),
         // The fixtures' runtime reports no usage, so whatever budget a case sets never binds the other cases' runs.
         PutBudgetRequest: () => ({ daily_credits: 1000, monthly_credits: null }),
         PutScheduleRequest: () => ({ cron: '0 0 0 1 1 ? 2099' }),

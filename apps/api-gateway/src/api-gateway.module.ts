@@ -18,6 +18,7 @@ import { RunEventHub } from './runs/streams/run-event-hub';
 import { RunEventStreams } from './runs/streams/run-event-streams';
 import { StreamSlots } from './runs/streams/stream-slots';
 import { AllRunsController } from './runs/all-runs.controller';
+import { BulkActionsController } from './bulk-actions/bulk-actions.controller';
 import { RunsController } from './runs/runs.controller';
 import { AgentScheduleController, SchedulesController } from './schedules/schedules.controller';
 import { InboundHooksController } from './triggers/inbound-hooks.controller';
@@ -42,7 +43,7 @@ export class ApiGatewayModule {
         MetricsModule.forApp('api-gateway'),
       ],
       providers: [CallerServices, RunEventStreams, RunEventHub, StreamSlots, HttpMetrics, VerifiedHookUrls, InstallationDeliveries],
-      controllers: [ConsoleAuthController, MeController, ApiKeysController, AgentsController, WorkspacesController, InstructionsController, AllRunsController, RunsController, RunEventStreamController, AgentScheduleController, SchedulesController, WebhooksController, TriggersController, InboundHooksController, ToolsController, InputRequestsController, UserBudgetController, AgentBudgetController],
+      controllers: [ConsoleAuthController, MeController, ApiKeysController, AgentsController, WorkspacesController, InstructionsController, AllRunsController, RunsController, RunEventStreamController, AgentScheduleController, SchedulesController, WebhooksController, TriggersController, InboundHooksController, ToolsController, InputRequestsController, UserBudgetController, AgentBudgetController, BulkActionsController],
     };
   }
 }

@@ -3,6 +3,7 @@ import { EVENT_QUEUES, EventNames } from '@aas/contracts';
 import { OutboxModule, ServiceClientModule, queuesModule, serviceFoundation } from '@aas/platform';
 import { runQueuedJobPriority } from './admission/job-priority';
 import { AllRunsModule } from './all-runs/all-runs.module';
+import { BulkActionsModule } from './bulk-actions/bulk-actions.module';
 import { RUNS_SERVICE } from './runs-service.definition';
 import { ExecutionModule } from './execution/execution.module';
 import { InputRequestsModule } from './input-requests/input-requests.module';
@@ -25,6 +26,7 @@ export class RunsServiceModule {
         InputRequestsModule,
         AllRunsModule,
         MaintenanceModule,
+        BulkActionsModule,
       ],
     };
   }

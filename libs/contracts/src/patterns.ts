@@ -87,6 +87,12 @@ export const RunsPatterns = {
   /** GET and PUT /v1/agents/{agent_id}/budget: an agent's spending budget and spend. */
   GetAgentBudget: 'runs.budgets.get-agent',
   PutAgentBudget: 'runs.budgets.put-agent',
+  /** POST /v1/bulk-actions: cancel or replay many runs as one tracked job (docs/bulk-actions.md). */
+  CreateBulkAction: 'runs.bulk-actions.create',
+  GetBulkAction: 'runs.bulk-actions.get',
+  ListBulkActions: 'runs.bulk-actions.list',
+  AbortBulkAction: 'runs.bulk-actions.abort',
+  ListBulkActionRuns: 'runs.bulk-actions.runs',
 } as const;
 
 export const SchedulerPatterns = {

@@ -835,6 +835,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/bulk-actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's bulk actions, newest first */
+        get: operations["BulkActionsController_list"];
+        put?: never;
+        /**
+         * Cancel or replay many runs as one tracked job
+         * @description The runs (a GET /v1/runs filter, or explicit run_ids) are resolved once, now; the action is carried out in the background, a chunk at a time. 422 quota-exceeded when more than QUOTA_BULK_ACTION_RUNS runs match (bulk_action_runs) or the caller already has QUOTA_ACTIVE_BULK_ACTIONS_PER_USER actions queued or running (active_bulk_actions_per_user); 429 past QUOTA_BULK_ACTIONS_PER_HOUR creations in an hour. action delete is not supported yet (400).
+         */
+        post: operations["BulkActionsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/bulk-actions/{bulk_action_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One bulk action, with its progress (counts) */
+        get: operations["BulkActionsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/bulk-actions/{bulk_action_id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The action's runs, in the order it reaches them, with each one's result (null: not reached) */
+        get: operations["BulkActionsController_runs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/bulk-actions/{bulk_action_id}/abort": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Abort a bulk action between runs: the runs not yet reached are left as they are; 409 when it has already finished */
+        post: operations["BulkActionsController_abort"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1831,6 +1903,143 @@ export interface components {
             daily_credits?: number | null;
             /** @description Credits that may be spent per UTC calendar month; null or absent: no monthly budget */
             monthly_credits?: number | null;
+        };
+        BulkActionFilter: {
+            /** @description A run status, or `finished` for every finished run */
+            filter_status?: string;
+            /** @description Exact run id */
+            filter_run_id?: string;
+            /**
+             * Format: date-time
+             * @description Runs started at or after this time
+             */
+            filter_started_after?: string;
+            /**
+             * Format: date-time
+             * @description Runs started at or before this time
+             */
+            filter_started_before?: string;
+            filter_policy_type?: string;
+            /**
+             * @description builder: build runs; runner: run-mode runs
+             * @enum {string}
+             */
+            filter_policy_group?: "builder" | "runner";
+            filter_user_email?: string;
+            /** @description Runs whose goal contains this text (case-insensitive) */
+            filter_goal?: string;
+            /**
+             * @description Runs started this way: api, schedule, webhook (an inbound trigger) or event (an event trigger)
+             * @enum {string}
+             */
+            filter_trigger_kind?: "api" | "schedule" | "webhook" | "event";
+            /**
+             * Format: uuid
+             * @description The replays of this run (their replay_of)
+             */
+            filter_replay_of?: string;
+            /**
+             * Format: uuid
+             * @description The runs this run's end started through event triggers (their source_run_id)
+             */
+            filter_source_run_id?: string;
+            /**
+             * Format: uuid
+             * @description Only this agent's runs (none when it is not the caller's)
+             */
+            filter_agent_id?: string;
+            /**
+             * Format: uuid
+             * @description Only the runs of this workspace's agents (none when it is not the caller's)
+             */
+            filter_workspace_id?: string;
+        };
+        CreateBulkActionRequest: {
+            /**
+             * @description cancel: stop each run (finished runs are skipped); replay: replay each run. delete is not supported yet
+             * @enum {string}
+             */
+            action: "cancel" | "replay";
+            /** @description The runs GET /v1/runs would list with these filters, resolved once when the action is created */
+            filter?: components["schemas"]["BulkActionFilter"];
+            /** @description The caller's runs to act on; ids that are not the caller's runs are left out */
+            run_ids?: string[];
+            /**
+             * @description replay only: as on a single replay
+             * @default original
+             * @enum {string}
+             */
+            instructions?: "original" | "current";
+        };
+        BulkActionDto: {
+            /** Format: uuid */
+            bulk_action_id: string;
+            /** @enum {string} */
+            action: "cancel" | "replay";
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "aborted" | "failed";
+            /** @description The filter as given; null when run_ids were given */
+            filter: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description replay: the instructions asked for; null for cancel
+             * @enum {string|null}
+             */
+            instructions: "original" | "current" | null;
+            /** @description Runs resolved when the action was created */
+            matched: number;
+            /** @description Runs the action was applied to (cancelled, or replayed) */
+            done: number;
+            /** @description Runs whose action was refused (a replay over a quota, a run deleted meanwhile) */
+            failed: number;
+            /** @description Runs left as they were (a cancel of a finished run) */
+            skipped: number;
+            /** @description Runs not yet reached (or never, once aborted): matched - done - failed - skipped */
+            pending: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+        };
+        BulkActionResponse: {
+            bulk_action: components["schemas"]["BulkActionDto"];
+        };
+        BulkActionListResponse: {
+            /** @description Newest first */
+            bulk_actions: components["schemas"]["BulkActionDto"][];
+            total: number;
+            page: number;
+            page_size: number;
+        };
+        BulkActionRunDto: {
+            /** Format: uuid */
+            run_id: string;
+            /** Format: uuid */
+            agent_id: string;
+            /**
+             * @description null: not reached (yet, or ever once aborted)
+             * @enum {string|null}
+             */
+            result: "done" | "failed" | "skipped" | null;
+            /** @description Why the run failed or was skipped */
+            detail: string | null;
+            /**
+             * Format: uuid
+             * @description replay: the new run
+             */
+            result_run_id: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+        };
+        BulkActionRunListResponse: {
+            /** @description In the order the action reaches them (oldest run first) */
+            runs: components["schemas"]["BulkActionRunDto"][];
+            total: number;
+            page: number;
+            page_size: number;
         };
     };
     responses: never;
@@ -5601,6 +5810,293 @@ export interface operations {
             };
             /** @description Not Found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Any other error, as Problem Details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+        };
+    };
+    BulkActionsController_list: {
+        parameters: {
+            query?: {
+                /** @description 1-based; 0 is treated as 1 */
+                page?: number;
+                page_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkActionListResponse"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Any other error, as Problem Details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+        };
+    };
+    BulkActionsController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeating a creation with the same key answers the first action instead of a second one */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBulkActionRequest"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkActionResponse"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Any other error, as Problem Details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+        };
+    };
+    BulkActionsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bulk_action_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkActionResponse"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Any other error, as Problem Details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+        };
+    };
+    BulkActionsController_runs: {
+        parameters: {
+            query?: {
+                /** @description 1-based; 0 is treated as 1 */
+                page?: number;
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                bulk_action_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkActionRunListResponse"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Any other error, as Problem Details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+        };
+    };
+    BulkActionsController_abort: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bulk_action_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkActionResponse"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

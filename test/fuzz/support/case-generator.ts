@@ -63,8 +63,8 @@ export interface GeneratorOptions {
 
 /** Path parameters with no resource behind them in the fixtures: a random UUID (a 404) stands in. */
 // An inbound URL's token is never the real one: each case would start a run; the fuzz checks what unknown URLs answer.
-// No fixture run waits for input, so an input request's id names none.
-const UNFIXTURED_PARAMS = new Set(['delivery_id', 'key_id', 'token', 'request_id']);
+// No fixture run waits for input, so an input request's id names none; nor is there a fixture bulk action.
+const UNFIXTURED_PARAMS = new Set(['delivery_id', 'key_id', 'token', 'request_id', 'bulk_action_id']);
 
 const JSON_TYPE = 'application/json';
 

@@ -17,3 +17,8 @@ export function scheduleFireKey(agentId: string, fireTime: string): string {
 export function triggerDeliveryKey(triggerId: string, deliveryKey: string): string {
   return `trigger:${triggerId}:${deliveryKey}`;
 }
+
+/** One replay per bulk action and run: a chunk taken up again answers the replay it already started. */
+export function bulkActionRunKey(bulkActionId: string, runId: string): string {
+  return `bulk:${bulkActionId}:${runId}`;
+}

@@ -11,9 +11,14 @@ import { RunStartRequest } from './run-start-request';
  * trigger chain or inbound delivery counts it as theirs; its trigger_kind and dispatch are the origin's.
  * An accepted run passed the deploy check (or skipped it) once: its replay is not refused for it.
  */
-export function replayRunStart(message: ReplayRunMessage, origin: RunEntity, pinnedInstructionsVersionId: number | null): RunStartRequest {
+export function replayRunStart(
+  message: ReplayRunMessage,
+  origin: RunEntity,
+  pinnedInstructionsVersionId: number | null,
+  idempotencyKey: string | null = message.idempotency_key === undefined ? null : clientIdempotencyKey(message.idempotency_key),
+): RunStartRequest {
   return runStart(message, {
-    idempotencyKey: message.idempotency_key === undefined ? null : clientIdempotencyKey(message.idempotency_key),
+    idempotencyKey,
     runMode: origin.runMode,
     goal: origin.goal,
     trigger: {

@@ -145,4 +145,28 @@ export class RunsEnv extends ServiceEnv {
   @Min(0)
   @Max(60_000)
   RUN_PURGE_PAUSE_MS: number = 200;
+
+  /** Runs one bulk action may match (filter or run_ids); more is a 422 naming bulk_action_runs. */
+  @IsInt({ message: 'QUOTA_BULK_ACTION_RUNS must be an integer' })
+  @Min(1)
+  @Max(1_000_000)
+  QUOTA_BULK_ACTION_RUNS: number = 10_000;
+
+  /** Bulk actions one user may have queued or running at once; another is a 422 naming active_bulk_actions_per_user. */
+  @IsInt({ message: 'QUOTA_ACTIVE_BULK_ACTIONS_PER_USER must be an integer' })
+  @Min(1)
+  @Max(1000)
+  QUOTA_ACTIVE_BULK_ACTIONS_PER_USER: number = 2;
+
+  /** Bulk actions one user may create in an hour (a sliding hour); another is a 429 with Retry-After. */
+  @IsInt({ message: 'QUOTA_BULK_ACTIONS_PER_HOUR must be an integer' })
+  @Min(1)
+  @Max(100_000)
+  QUOTA_BULK_ACTIONS_PER_HOUR: number = 30;
+
+  /** Runs a bulk action handles per job before the next chunk goes to the back of the queue (fairness). */
+  @IsInt({ message: 'BULK_ACTION_CHUNK_SIZE must be an integer' })
+  @Min(1)
+  @Max(1000)
+  BULK_ACTION_CHUNK_SIZE: number = 50;
 }

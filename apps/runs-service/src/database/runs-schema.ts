@@ -18,6 +18,7 @@ import { RunInputs1764800000000 } from './migrations/1764800000000-run-inputs';
 import { RunReplays1764910000000 } from './migrations/1764910000000-run-replays';
 import { InputRequests1764930000000 } from './migrations/1764930000000-input-requests';
 import { Budgets1764957000000 } from './migrations/1764957000000-budgets';
+import { BulkActions1764960000000 } from './migrations/1764960000000-bulk-actions';
 import { RunRetention1764970000000 } from './migrations/1764970000000-run-retention';
 import { RunDeletions1764970000001 } from './migrations/1764970000001-run-deletions';
 
@@ -43,6 +44,7 @@ export const RUNS_SCHEMA: SchemaDefinition = {
     RunReplays1764910000000,
     InputRequests1764930000000,
     Budgets1764957000000,
+    BulkActions1764960000000,
     RunRetention1764970000000,
     RunDeletions1764970000001,
   ],

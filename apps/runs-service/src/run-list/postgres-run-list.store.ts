@@ -76,6 +76,16 @@ export class PostgresRunListStore extends RunListStore {
     return { total: Math.max(exactUpTo + 1, Math.round(plan.Plan['Plan Rows'])), estimate: true };
   }
 
+  matchingRunsQuery(userId: string, agents: LiveAgent[], query: ListRunsQuery): { sql: string; parameters: unknown[] } {
+    const [sql, parameters] = this.acrossAgents(userId, agents, query)
+      .select('r.id', 'id')
+      .addSelect('r.agent_id', 'agent_id')
+      .orderBy('r.started_at', 'ASC')
+      .addOrderBy('r.run_number', 'ASC')
+      .getQueryAndParameters();
+    return { sql, parameters };
+  }
+
   /**
    * A few agents' runs, or the first pages: each agent's newest matching runs up to the page's end
    * (runs_list_idx and its per-filter siblings), merged, then the page's rows read by id. Walking the

@@ -22,6 +22,12 @@ export abstract class RunListStore {
   abstract countAcrossAgents(userId: string, agents: LiveAgent[], query: ListRunsQuery, exactUpTo: number): Promise<RunTotal>;
 
   /**
+   * The statement selecting the ids and agents (columns `id`, `agent_id`) of the runs of `agents` and user that the filters
+   * match, oldest first, for a caller to run inside its own transaction (bulk-actions/ resolves its runs so).
+   */
+  abstract matchingRunsQuery(userId: string, agents: LiveAgent[], query: ListRunsQuery): { sql: string; parameters: unknown[] };
+
+  /**
    * Deletes remembered totals counted too long ago or left behind by their agent's runs changing, in
    * batches until one comes back short or `stop` says so (asked between batches); answers how many.
    */

@@ -61,7 +61,17 @@ export class RunStarts {
    * A replay of the caller's run, with its input, on the instructions version it ran (checked to be still
    * kept) or the agent's current ones; keyed, limited and admitted like a start.
    */
-  async replay(message: ReplayRunMessage): Promise<RunDto> {
+  replay(message: ReplayRunMessage): Promise<RunDto> {
+    return this.replayKeyed(message, undefined);
+  }
+
+  /** A bulk action's replay of one run, under a key of the action's namespace (idempotency-keys.ts) rather than a client's. */
+  replayForBulkAction(message: ReplayRunMessage, idempotencyKey: string): Promise<RunDto> {
+    return this.replayKeyed(message, idempotencyKey);
+  }
+
+  /** `idempotencyKey` undefined: the client's Idempotency-Key, if any. */
+  private async replayKeyed(message: ReplayRunMessage, idempotencyKey: string | undefined): Promise<RunDto> {
     const origin = await this.owned.find(message.user_id, message.agent_id, message.run_id);
     const version = replayVersion(origin, message.instructions ?? 'original');
     if ('refusal' in version) throw version.refusal;
@@ -73,7 +83,8 @@ export class RunStarts {
       });
       if (kept.instructions === null) throw versionPrunedError(origin.agentId, version.pinned);
     }
-    return this.startOne(replayRunStart(message, origin, version.pinned));
+    const start = idempotencyKey === undefined ? replayRunStart(message, origin, version.pinned) : replayRunStart(message, origin, version.pinned, idempotencyKey);
+    return this.startOne(start);
   }
 
   private async startOne(request: RunStartRequest): Promise<RunDto> {

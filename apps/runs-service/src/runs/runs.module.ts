@@ -13,5 +13,6 @@ import { RunsService } from './runs.service';
   imports: [LifecycleModule, AcceptanceModule, RunListModule],
   controllers: [RunsHandlers],
   providers: [RunsService, RunStarts, { provide: RunStore, useClass: PostgresRunStore }],
+  exports: [RunStarts],
 })
 export class RunsModule {}

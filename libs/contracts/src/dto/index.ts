@@ -15,3 +15,4 @@ export { isWellFormedText } from './text.validators';
 export * from './tools.dto';
 export * from './input-requests.dto';
 export * from './budgets.dto';
+export * from './bulk-actions.dto';

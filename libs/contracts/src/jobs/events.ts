@@ -16,6 +16,8 @@ export const EventNames = {
   RunAgentName: 'run.agent_name',
   ScheduleFire: 'schedule.fire',
   RunsPurged: 'runs.purged',
+  /** runs-service to itself: the next chunk of a bulk action is due (docs/bulk-actions.md). */
+  BulkActionChunk: 'bulk_action.chunk',
 } as const;
 
 export type EventName = (typeof EventNames)[keyof typeof EventNames];

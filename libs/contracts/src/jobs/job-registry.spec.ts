@@ -55,6 +55,7 @@ describe('the job registry', () => {
       'run.agent_name': ['agents-events'],
       'schedule.fire': ['scheduler-fires'],
       'runs.purged': ['webhooks-events'],
+      'bulk_action.chunk': ['runs-bulk-actions'],
     });
   });
 
@@ -129,5 +130,13 @@ describe('parseJob', () => {
   it('refuses a delivery job without a delivery id, and a progress event with a fractional seq', () => {
     expect(() => parseJob(QueueNames.WebhookDeliveries, { name: 'deliver', data: { delivery_id: '' } })).toThrow(/delivery_id/);
     expect(() => parseJob(QueueNames.AgentsEvents, { name: 'run.progress', data: { ...progress, seq: 1.5 } })).toThrow(/seq/);
+  });
+});
+
+describe('the bulk action chunk job', () => {
+  it('is accepted with an action id and a chunk counter, and refused without', () => {
+    const job = (data: object) => ({ name: EventNames.BulkActionChunk, data }) as never;
+    expect(parseJob(QueueNames.RunsBulkActions, job({ bulk_action_id: '0e7c5a56-3a37-4a8e-9d1c-2a1c8e0e7d10', chunk: 2 })).data).toMatchObject({ chunk: 2 });
+    expect(() => parseJob(QueueNames.RunsBulkActions, job({ bulk_action_id: '0e7c5a56-3a37-4a8e-9d1c-2a1c8e0e7d10', chunk: 0 }))).toThrow();
   });
 });

@@ -1,5 +1,5 @@
 import { EventName, EventNames } from './events';
-import { AgentDeletedEvent, DeliveryJobData, MaintenanceJob, RunAgentNameEvent, RunLifecycleEvent, RunInstructionsEvent, RunProgressEvent, RunQueuedEvent, RunsPurgedEvent, ScheduleFireEvent } from './payloads';
+import { AgentDeletedEvent, BulkActionChunkEvent, DeliveryJobData, MaintenanceJob, RunAgentNameEvent, RunLifecycleEvent, RunInstructionsEvent, RunProgressEvent, RunQueuedEvent, RunsPurgedEvent, ScheduleFireEvent } from './payloads';
 import { JobNames, QueueName, QueueNames } from './queues';
 
 /**
@@ -17,6 +17,7 @@ export const JOB_REGISTRY = {
     [JobNames.PurgeExpiredRuns]: MaintenanceJob,
     [JobNames.PurgeRequestedRuns]: MaintenanceJob,
   },
+  [QueueNames.RunsBulkActions]: { [EventNames.BulkActionChunk]: BulkActionChunkEvent },
   [QueueNames.SchedulerEvents]: {
     [EventNames.AgentDeleted]: AgentDeletedEvent,
     [EventNames.RunCompleted]: RunLifecycleEvent,

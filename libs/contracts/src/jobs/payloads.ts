@@ -280,3 +280,16 @@ export class RunsPurgedEvent extends TracedJob {
   @IsUUID('all', { each: true })
   run_ids!: string[];
 }
+
+/**
+ * The next chunk of a bulk action is due: `chunk` is the action's chunk counter when the event was
+ * recorded, so a repeated or stale job (the counter moved on) does nothing.
+ */
+export class BulkActionChunkEvent extends TracedJob {
+  @IsUUID()
+  bulk_action_id!: string;
+
+  @IsInt()
+  @Min(1)
+  chunk!: number;
+}

@@ -9,3 +9,4 @@ export * from './console.messages';
 export * from './triggers.messages';
 export * from './run-ends.messages';
 export * from './budgets.messages';
+export * from './bulk-actions.messages';

@@ -6,7 +6,7 @@ import { CancelRunRequest, DeleteRunsQuery, ListAllRunsQuery, ListRunsQuery, Rep
 import { AgentScopedMessage, RunScopedMessage, UserScopedMessage } from './user-scoped.message';
 
 /** An Idempotency-Key header: 1-255 visible ASCII characters. */
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+export const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 export class StartRunMessage extends IntersectionType(StartRunRequest, AgentScopedMessage) {
   /** The Idempotency-Key header: 1-255 visible ASCII characters. */

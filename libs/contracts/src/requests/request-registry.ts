@@ -1,6 +1,9 @@
 import type {
   BudgetResponse,
   AgentListResponse,
+  BulkActionListResponse,
+  BulkActionResponse,
+  BulkActionRunListResponse,
   AllRunsListResponse,
   ToolListResponse,
   InputRequestListResponse,
@@ -42,6 +45,10 @@ import type {
   PutAgentBudgetMessage,
   PutUserBudgetMessage,
   UserBudgetMessage,
+  BulkActionRefMessage,
+  CreateBulkActionMessage,
+  ListBulkActionRunsMessage,
+  ListBulkActionsMessage,
   AgentContext,
   AgentContextMessage,
   InstructionsVersionMessage,
@@ -194,6 +201,11 @@ export interface RequestRegistry {
   [RunsPatterns.ReplayRun]: RequestType<ReplayRunMessage, RunResponse>;
   [RunsPatterns.DeleteRun]: RequestType<RunRefMessage, { deleted: true }>;
   [RunsPatterns.DeleteRuns]: RequestType<DeleteRunsMessage, RunDeletionResponse>;
+  [RunsPatterns.CreateBulkAction]: RequestType<CreateBulkActionMessage, BulkActionResponse>;
+  [RunsPatterns.GetBulkAction]: RequestType<BulkActionRefMessage, BulkActionResponse>;
+  [RunsPatterns.ListBulkActions]: RequestType<ListBulkActionsMessage, BulkActionListResponse>;
+  [RunsPatterns.AbortBulkAction]: RequestType<BulkActionRefMessage, BulkActionResponse>;
+  [RunsPatterns.ListBulkActionRuns]: RequestType<ListBulkActionRunsMessage, BulkActionRunListResponse>;
   [SchedulerPatterns.Health]: RequestType<Record<string, never>, HealthAnswer>;
   [SchedulerPatterns.GetSchedule]: RequestType<AgentScheduleMessage, ScheduleResponse>;
   [SchedulerPatterns.RecordRunEnds]: RequestType<RecordRunEndsMessage, RecordRunEndsResponse>;
