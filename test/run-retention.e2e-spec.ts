@@ -167,6 +167,16 @@ describe('Retention of finished runs, and deleting runs by filter', () => {
     await eventually('the deletion to be done', async () => (await call(a, 'DELETE', `/v1/runs?filter_agent_id=${mine}`)).status, (s) => s === 202);
   });
 
+  it("DELETE of one run takes its deliveries and their attempts too, and nobody else's", async () => {
+    const [mine, theirs] = [await deployedAgent(a), await deployedAgent(b)];
+    const [gone, kept] = await finishedRuns(a, mine, 2);
+    const [theirRun] = await finishedRuns(b, theirs, 1);
+    expect((await call(b, 'DELETE', `/v1/agents/${mine}/runs/${gone}`)).status).toBe(404);
+    expect((await call(a, 'DELETE', `/v1/agents/${mine}/runs/${gone}`)).status).toBe(204);
+    await eventually('its deliveries to be deleted', () => deliveriesLeft([gone]), (n) => n === 0);
+    expect([await attemptsLeft([gone]), await attemptsLeft([kept]), await attemptsLeft([theirRun])]).toEqual([0, 2, 2]);
+  });
+
   /** While the purge is held: the deletion is accepted, a second one of the same user refused, another user's accepted. */
   async function deletionHeld(mine: string, theirs: string): Promise<void> {
     const accepted = await call(a, 'DELETE', `/v1/runs?filter_agent_id=${mine}&filter_policy_group=runner`);

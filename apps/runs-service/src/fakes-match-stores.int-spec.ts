@@ -60,7 +60,7 @@ describe('the fakes of the runs-service stores', () => {
     const transactions = new PostgresTransactions(dataSource);
     return {
       records,
-      runs: new PostgresRunStore(dataSource),
+      runs: new PostgresRunStore(dataSource, relay),
       admission: new PostgresAdmissionStore(dataSource, relay),
       transactions,
       recorder: recorderOnFakes(records, {}, transactions).recorder,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Transaction, managerOf } from '@aas/platform';
+import { EventNames, RunsPurgedEvent } from '@aas/contracts';
+import { OutboxRelay, Transaction, managerOf, recordEvent } from '@aas/platform';
 import { DataSource, In } from 'typeorm';
 import { ClaimOutcome, GenerationClaim, claimAgentGenerations, heldGeneration } from '../database/agent-generations';
 import { RunEventEntity } from '../database/run-event.entity';
@@ -10,7 +11,10 @@ import { RunStore } from './run.store';
 /** Runs and their events on the runs schema (run.store.ts). */
 @Injectable()
 export class PostgresRunStore extends RunStore {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly outbox: OutboxRelay,
+  ) {
     super();
   }
 
@@ -36,8 +40,13 @@ export class PostgresRunStore extends RunStore {
     return query.getMany();
   }
 
+  /** With runs.purged, as the retention purge records it: webhook-delivery then deletes the run's deliveries. */
   async delete(tx: Transaction, runId: string): Promise<void> {
-    await managerOf(this.dataSource, tx).delete(RunEntity, { id: runId });
+    const manager = managerOf(this.dataSource, tx);
+    const { affected } = await manager.delete(RunEntity, { id: runId });
+    if (!affected) return;
+    await recordEvent(manager, EventNames.RunsPurged, { run_ids: [runId] } satisfies RunsPurgedEvent);
+    this.outbox.kickAfterCommit(tx);
   }
 
   heldGeneration(agentId: string): Promise<number | undefined> {

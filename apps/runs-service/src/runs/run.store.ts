@@ -18,7 +18,7 @@ export abstract class RunStore {
   /** The run's events in index order, after `afterIndex` (exclusive) when given, at most `limit`. */
   abstract events(runId: string, afterIndex: number | undefined, limit: number): Promise<RunEventEntity[]>;
 
-  /** Deletes the run with its events, in `tx`. */
+  /** Deletes the run with its events, in `tx`; its deliveries follow once it commits (runs.purged). */
   abstract delete(tx: Transaction, runId: string): Promise<void>;
 
   /** The generation whose runs are held for this agent id, if any was claimed (database/agent-generations.ts). */
