@@ -261,6 +261,15 @@ describe('The console: all runs, and a run as a timeline', () => {
     expect(replay).toMatchObject({ replay_of: failedRunId, goal: 'break it' });
     await origin.click();
     await page.waitForURL(`**/console/agents/${checkerId}/runs/${failedRunId}`);
+    // The origin's page lists its replays: the one just made.
+    await page.getByTestId('run-related').getByRole('link', { name: 'its replays' }).click();
+    await page.waitForURL(`**/console/runs?filter_replay_of=${failedRunId}`);
+    await page.getByTestId('linked-runs').getByText(failedRunId).waitFor();
+    await eventually('the replay alone', () => table().getByRole('link', { name: /^Run \d+$/ }).evaluateAll((links) => links.map((a) => a.getAttribute('href'))), (hrefs) => hrefs.length === 1);
+    expect(await table().getByRole('link', { name: /^Run \d+$/ }).getAttribute('href')).toBe(`/console/agents/${checkerId}/runs/${replayId}`);
+    await page.getByRole('link', { name: 'show every run' }).click();
+    await page.waitForURL((url) => url.pathname === '/console/runs' && !url.search.includes('filter_replay_of'));
+    await page.getByTestId('linked-runs').waitFor({ state: 'detached' });
   });
 
   it('a stranger sees none of the first user’s runs, nor a run of theirs by its id', async () => {

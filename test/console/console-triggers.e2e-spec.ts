@@ -168,6 +168,16 @@ describe('The console: triggers and schedules', () => {
     await row.getByText('run · event').waitFor();
     await row.getByRole('link').click();
     await page.getByText(`Report on ${source} (success)`).waitFor();
+    const chainRunUrl = page.url();
+    // Its source run, and back: the source's runs started by its end are this one.
+    await page.getByTestId('run-related').getByRole('link', { name: `run ${source}` }).click();
+    await page.waitForURL(`**/console/runs?filter_run_id=${source}`);
+    await page.getByRole('table', { name: 'All runs' }).getByRole('link', { name: /^Run \d+$/ }).click();
+    await page.waitForURL(`**/console/agents/${importer}/runs/${source}`);
+    await page.getByTestId('run-related').getByRole('link', { name: 'runs its end started' }).click();
+    await page.waitForURL(`**/console/runs?filter_source_run_id=${source}`);
+    await page.getByRole('table', { name: 'All runs' }).getByRole('link', { name: /^Run \d+$/ }).click();
+    await page.waitForURL(chainRunUrl);
     const triggerId = (await runsOf(reporter, '&filter_trigger_kind=event'))[0].trigger_id;
     await page.getByRole('link', { name: triggerId }).click();
     await page.waitForURL(`**/agents/${reporter}/triggers`);

@@ -17,7 +17,13 @@ import { RunIdSearch } from './run-id-search';
 type Run = Schemas['RunDto'];
 const column = createColumnHelper<Run>();
 const PAGE_SIZE = 25;
-const FILTERS = [...RUN_FILTERS, 'filter_agent_id', 'filter_workspace_id'] as const;
+/** The runs linked to one run, as its page links them (no control of their own: a line says which and clears them). */
+const LINK_FILTERS = {
+  filter_run_id: 'run',
+  filter_replay_of: 'the replays of run',
+  filter_source_run_id: 'the runs started by the end of run',
+} as const;
+const FILTERS = [...RUN_FILTERS, 'filter_agent_id', 'filter_workspace_id', ...(Object.keys(LINK_FILTERS) as (keyof typeof LINK_FILTERS)[])] as const;
 
 /** The names of the agents of the runs shown, from the same cache the agent pages fill. */
 function useAgentNames(agentIds: string[]): Map<string, string> {
@@ -68,6 +74,7 @@ export function AllRunsPage() {
         )}
       </div>
       <RunIdSearch />
+      <LinkedRuns params={params} />
       <RunFilters params={params} setFilter={setFilter} open={filtered} extra={<AgentFilters params={params} setFilter={setFilter} />} />
       {runs.isPending ? (
         <Loading what="runs" />
@@ -128,4 +135,19 @@ function AgentFilters({ params, setFilter }: { params: URLSearchParams; setFilte
       </label>
     </>
   );
+}
+
+/** Which runs a run's page linked to, with a way back to all of them. */
+function LinkedRuns({ params }: { params: URLSearchParams }) {
+  const linked = (Object.keys(LINK_FILTERS) as (keyof typeof LINK_FILTERS)[]).filter((name) => params.get(name));
+  return linked.map((name) => {
+    const rest = new URLSearchParams(params);
+    rest.delete(name);
+    rest.delete('page');
+    return (
+      <p key={name} className="muted" data-testid="linked-runs">
+        Showing {LINK_FILTERS[name]} <code>{params.get(name)}</code> · <Link to={`/runs?${rest}`}>show every run</Link>
+      </p>
+    );
+  });
 }

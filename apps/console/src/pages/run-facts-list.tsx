@@ -61,6 +61,16 @@ export function RunFactsList({ run, facts }: { run: Run; facts: RunFacts }) {
           ))}
         </Fact>
       )}
+      <Fact term="Related runs" testId="run-related">
+        <Link to={`/runs?filter_replay_of=${run.run_id}`}>its replays</Link> ·{' '}
+        <Link to={`/runs?filter_source_run_id=${run.run_id}`}>runs its end started</Link>
+        {run.source_run_id && (
+          <>
+            {' '}
+            · started by the end of <Link to={`/runs?filter_run_id=${run.source_run_id}`}>run <code>{run.source_run_id}</code></Link>
+          </>
+        )}
+      </Fact>
       {run.replay_of && (
         <Fact term="Replay of" testId="run-replay-of">
           <Link to={`/agents/${run.agent_id}/runs/${run.replay_of}`}>
