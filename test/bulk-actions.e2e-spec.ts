@@ -214,7 +214,12 @@ describe('Bulk actions', () => {
     // A run stopped just before the restart whose result was not yet written is found stopped again: skipped, never counted twice.
     expect(done).toMatchObject({ status: 'completed', matched: total, failed: 0, pending: 0 });
     expect(done.done + done.skipped).toBe(total);
-    expect(await statuses(agentId)).toEqual({ stopped: total });
+    // The run executing when runs-service stopped (at most one: RUN_CONCURRENCY_PER_USER=1) ends in error, as any
+    // run in flight at a shutdown does (it is never dispatched again); the action then finds it finished: skipped.
+    const { stopped = 0, error = 0, ...others } = await statuses(agentId);
+    expect(others).toEqual({});
+    expect(error).toBeLessThanOrEqual(1);
+    expect(stopped + error).toBe(total);
   }, 180_000);
 
   it('replays by filter, once per run for a repeated Idempotency-Key, through the acceptance path', async () => {
